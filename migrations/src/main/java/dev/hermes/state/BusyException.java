@@ -1,0 +1,12 @@
+package dev.hermes.state;
+
+/** The file stayed locked by another connection or process after every retry allowed by the retry policy. */
+public final class BusyException extends HermesStateException {
+    public BusyException(String message) {
+        super(ErrorType.BUSY, message);
+    }
+
+    public BusyException(String message, Throwable cause) {
+        super(ErrorType.BUSY, message, cause);
+    }
+}

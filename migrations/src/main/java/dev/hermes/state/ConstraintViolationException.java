@@ -1,0 +1,12 @@
+package dev.hermes.state;
+
+/** The database refused a write: unknown session or parent, a duplicate title that raced past the check. */
+public final class ConstraintViolationException extends HermesStateException {
+    public ConstraintViolationException(String message) {
+        super(ErrorType.CONSTRAINT_VIOLATION, message);
+    }
+
+    public ConstraintViolationException(String message, Throwable cause) {
+        super(ErrorType.CONSTRAINT_VIOLATION, message, cause);
+    }
+}

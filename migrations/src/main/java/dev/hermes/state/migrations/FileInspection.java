@@ -1,0 +1,152 @@
+package dev.hermes.state.migrations;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What a file really contains, read with plain queries (no writes, no Liquibase): its objects, the
+ * columns of the two Hermes tables, the version it claims and the changesets it has recorded.
+ * Migration decisions are made from this, not from the version number alone.
+ */
+record FileInspection(
+        Set<String> tables,
+        Set<String> indexes,
+        Set<String> triggers,
+        Set<String> sessionColumns,
+        Set<String> messageColumns,
+        int schemaVersion,
+        Map<String, String> recordedChangeSets,
+        boolean liquibaseLockHeld,
+        String journalMode) {
+
+    static final String CHANGELOG_TABLE = "DATABASECHANGELOG";
+    static final String LOCK_TABLE = "DATABASECHANGELOGLOCK";
+
+    /** The columns a version-6 file has (SPEC section 1); a read-only open needs at least these. */
+    static final List<String> V6_SESSION_COLUMNS = List.of("id", "source", "user_id", "model", "model_config",
+            "system_prompt", "parent_session_id", "started_at", "ended_at", "end_reason", "message_count",
+            "tool_call_count", "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens",
+            "reasoning_tokens", "billing_provider", "billing_base_url", "billing_mode", "estimated_cost_usd",
+            "actual_cost_usd", "cost_status", "cost_source", "pricing_version", "title");
+    static final List<String> V6_MESSAGE_COLUMNS = List.of("id", "session_id", "role", "content", "tool_call_id",
+            "tool_calls", "tool_name", "timestamp", "token_count", "finish_reason", "reasoning", "reasoning_details",
+            "codex_reasoning_items");
+    static final List<String> V6_INDEXES = List.of("idx_sessions_source", "idx_sessions_parent",
+            "idx_sessions_started", "idx_messages_session", "idx_sessions_title_unique");
+    static final List<String> V6_TRIGGERS = List.of("messages_fts_insert", "messages_fts_delete", "messages_fts_update");
+
+    static FileInspection of(Connection connection) throws SQLException {
+        Set<String> tables = new TreeSet<>();
+        Set<String> indexes = new TreeSet<>();
+        Set<String> triggers = new TreeSet<>();
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT type, name FROM sqlite_master")) {
+            while (rows.next()) {
+                switch (rows.getString(1)) {
+                    case "table" -> tables.add(rows.getString(2));
+                    case "index" -> indexes.add(rows.getString(2));
+                    case "trigger" -> triggers.add(rows.getString(2));
+                    default -> { }
+                }
+            }
+        }
+        int version = tables.contains("schema_version")
+                ? queryInt(connection, "SELECT COALESCE(MAX(version), 0) FROM schema_version") : 0;
+        Map<String, String> recorded = new HashMap<>();
+        if (tables.contains(CHANGELOG_TABLE)) {
+            try (Statement statement = connection.createStatement();
+                 ResultSet rows = statement.executeQuery("SELECT AUTHOR, ID, FILENAME, EXECTYPE FROM " + CHANGELOG_TABLE)) {
+                while (rows.next()) {
+                    recorded.put(key(rows.getString(1), rows.getString(2), rows.getString(3)), rows.getString(4));
+                }
+            }
+        }
+        boolean lockHeld = tables.contains(LOCK_TABLE)
+                && queryInt(connection, "SELECT count(*) FROM " + LOCK_TABLE + " WHERE LOCKED <> 0") > 0;
+        String journalMode;
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("PRAGMA journal_mode")) {
+            journalMode = rows.next() ? rows.getString(1) : "unknown";
+        }
+        return new FileInspection(tables, indexes, triggers, columns(connection, "sessions"),
+                columns(connection, "messages"), version, recorded, lockHeld, journalMode);
+    }
+
+    static String key(String author, String id, String file) {
+        return author + ":" + id + ":" + file;
+    }
+
+    /** No table of its own yet (only SQLite's or Liquibase's): a new store. */
+    boolean isBlank() {
+        return userTables().isEmpty();
+    }
+
+    /** The file holds the Hermes tables (or is blank and may become a Hermes store). */
+    boolean isHermes() {
+        return isBlank() || tables.contains("sessions") || tables.contains("schema_version");
+    }
+
+    Set<String> userTables() {
+        Set<String> user = new TreeSet<>();
+        for (String table : tables) {
+            String lower = table.toLowerCase(java.util.Locale.ROOT);
+            if (!lower.startsWith("sqlite_") && !lower.startsWith("databasechangelog")) {
+                user.add(table);
+            }
+        }
+        return user;
+    }
+
+    /** Every object of the version-6 schema is present (the version number is not trusted). */
+    boolean hasV6Schema() {
+        return sessionColumns.containsAll(V6_SESSION_COLUMNS) && messageColumns.containsAll(V6_MESSAGE_COLUMNS)
+                && tables.contains("schema_version") && tables.contains("messages_fts")
+                && indexes.containsAll(V6_INDEXES) && triggers.containsAll(V6_TRIGGERS);
+    }
+
+    /** Readable as a version-6 store: the columns exist (a newer file may have more). */
+    boolean hasV6Columns() {
+        return sessionColumns.containsAll(V6_SESSION_COLUMNS) && messageColumns.containsAll(V6_MESSAGE_COLUMNS);
+    }
+
+    /** Every changeset of the changelog is recorded as executed or marked ran. */
+    boolean hasRecorded(List<Changelog.ChangeSetRef> changeSets) {
+        for (Changelog.ChangeSetRef changeSet : changeSets) {
+            if (!recordedChangeSets.containsKey(key(changeSet.author(), changeSet.id(), changeSet.logicalFile()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Nothing to do: the fast path. */
+    boolean isUpToDate(List<Changelog.ChangeSetRef> changeSets, int latestVersion) {
+        return schemaVersion == latestVersion && "wal".equalsIgnoreCase(journalMode) && hasV6Schema()
+                && hasRecorded(changeSets);
+    }
+
+    private static Set<String> columns(Connection connection, String table) throws SQLException {
+        Set<String> columns = new HashSet<>();
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT name FROM pragma_table_info('" + table + "')")) {
+            while (rows.next()) {
+                columns.add(rows.getString(1));
+            }
+        }
+        return columns;
+    }
+
+    private static int queryInt(Connection connection, String sql) throws SQLException {
+        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(sql)) {
+            return rows.next() ? rows.getInt(1) : 0;
+        }
+    }
+}

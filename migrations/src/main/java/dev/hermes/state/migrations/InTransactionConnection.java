@@ -1,0 +1,45 @@
+package dev.hermes.state.migrations;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+
+/**
+ * Hands Liquibase a connection it cannot commit, roll back, switch to manual commit or close, so that
+ * the whole update runs inside the single {@code BEGIN IMMEDIATE} transaction the migrator opened.
+ * That makes a migration all-or-nothing, serialises concurrent migrators on SQLite's own write lock,
+ * and means Liquibase's lock row can never be left committed by a killed process.
+ */
+final class InTransactionConnection implements InvocationHandler {
+    private final Connection target;
+
+    private InTransactionConnection(Connection target) {
+        this.target = target;
+    }
+
+    static Connection wrap(Connection target) {
+        return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
+                new Class<?>[] {Connection.class}, new InTransactionConnection(target));
+    }
+
+    @Override
+    public Object invoke(Object proxy, java.lang.reflect.Method method, Object[] args) throws Throwable {
+        switch (method.getName()) {
+            case "commit", "rollback", "setAutoCommit", "close":
+                if (method.getParameterCount() <= 1) {
+                    return null;
+                }
+                break;
+            case "getAutoCommit":
+                return false;
+            default:
+                break;
+        }
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+}

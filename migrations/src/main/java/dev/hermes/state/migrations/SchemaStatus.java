@@ -1,0 +1,42 @@
+package dev.hermes.state.migrations;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The migration state of a file, read without writing anything.
+ *
+ * @param file           the database file
+ * @param schemaVersion  the version the file claims (0 when it has no schema_version table)
+ * @param latestVersion  the newest version this library knows
+ * @param changeSets     every changeset of the changelog with its state in this file
+ * @param journalMode    the file's journal mode ({@code wal} once opened by hermes-state or the agent)
+ * @param fileBytes      size of the database file
+ * @param walBytes       size of its {@code -wal} file (0 when absent)
+ */
+public record SchemaStatus(Path file, int schemaVersion, int latestVersion, List<ChangeSetState> changeSets,
+                           String journalMode, long fileBytes, long walBytes) {
+
+    public SchemaStatus {
+        changeSets = List.copyOf(changeSets);
+    }
+
+    /** A changeset and whether the file has it recorded. */
+    public record ChangeSetState(String id, int version, State state) {
+    }
+
+    public enum State { EXECUTED, MARK_RAN, PENDING }
+
+    public List<ChangeSetState> pending() {
+        return changeSets.stream().filter(c -> c.state() == State.PENDING).toList();
+    }
+
+    public List<ChangeSetState> applied() {
+        return changeSets.stream().filter(c -> c.state() != State.PENDING).toList();
+    }
+
+    /** The file is at the latest version with every changeset recorded. */
+    public boolean upToDate() {
+        return schemaVersion == latestVersion && pending().isEmpty();
+    }
+}

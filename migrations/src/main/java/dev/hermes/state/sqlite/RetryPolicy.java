@@ -1,0 +1,77 @@
+package dev.hermes.state.sqlite;
+
+import dev.hermes.state.InvalidArgumentException;
+
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Hermes' write-contention discipline: each connection waits up to {@code busyTimeout} for a lock;
+ * when a write still fails with SQLITE_BUSY or SQLITE_LOCKED the whole transaction is retried, up to
+ * {@code maxAttempts} attempts in total, sleeping a random time between {@code minBackoff} and
+ * {@code maxBackoff} in between. Only BUSY/LOCKED are retried; any other failure ends at once.
+ */
+public record RetryPolicy(Duration busyTimeout, int maxAttempts, Duration minBackoff, Duration maxBackoff) {
+
+    /** The values the Python agent uses: 1 s busy timeout, 15 attempts, 20-150 ms back-off. */
+    public static final RetryPolicy HERMES = new RetryPolicy(Duration.ofSeconds(1), 15,
+            Duration.ofMillis(20), Duration.ofMillis(150));
+
+    public RetryPolicy {
+        if (busyTimeout == null || busyTimeout.isNegative() || busyTimeout.toMillis() > Integer.MAX_VALUE) {
+            throw new InvalidArgumentException("busyTimeout must be between 0 and " + Integer.MAX_VALUE + " ms, got " + busyTimeout);
+        }
+        if (maxAttempts < 1) {
+            throw new InvalidArgumentException("maxAttempts must be at least 1, got " + maxAttempts);
+        }
+        if (minBackoff == null || maxBackoff == null || minBackoff.isNegative() || maxBackoff.compareTo(minBackoff) < 0) {
+            throw new InvalidArgumentException("back-off must satisfy 0 <= min <= max, got " + minBackoff + ".." + maxBackoff);
+        }
+    }
+
+    public RetryPolicy withBusyTimeout(Duration timeout) {
+        return new RetryPolicy(timeout, maxAttempts, minBackoff, maxBackoff);
+    }
+
+    public RetryPolicy withMaxAttempts(int attempts) {
+        return new RetryPolicy(busyTimeout, attempts, minBackoff, maxBackoff);
+    }
+
+    public RetryPolicy withBackoff(Duration min, Duration max) {
+        return new RetryPolicy(busyTimeout, maxAttempts, min, max);
+    }
+
+    /** One unit of work that may be retried as a whole. */
+    @FunctionalInterface
+    public interface Attempt<T> {
+        T run() throws Exception;
+    }
+
+    /**
+     * Runs {@code attempt}, retrying it while it fails with BUSY/LOCKED and attempts remain. The last
+     * failure is translated with {@link SqliteErrors#translate}; {@code what} describes the work.
+     */
+    public <T> T run(String what, Attempt<T> attempt) {
+        for (int number = 1; ; number++) {
+            try {
+                return attempt.run();
+            } catch (Exception failure) {
+                if (number >= maxAttempts || !SqliteErrors.isBusy(failure)) {
+                    throw SqliteErrors.translate(failure, what);
+                }
+                sleepBackoff(failure, what);
+            }
+        }
+    }
+
+    private void sleepBackoff(Exception failure, String what) {
+        long min = minBackoff.toMillis();
+        long max = maxBackoff.toMillis();
+        try {
+            Thread.sleep(min == max ? min : ThreadLocalRandom.current().nextLong(min, max + 1));
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw SqliteErrors.translate(failure, what);
+        }
+    }
+}

@@ -1,0 +1,185 @@
+package dev.hermes.state.sqlite;
+
+import dev.hermes.state.NotAHermesDatabaseException;
+import dev.hermes.state.StateIOException;
+import org.sqlite.SQLiteConfig;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Set;
+
+/**
+ * The file-level rules of a state.db, checked before SQLite touches it: a new file (and so its
+ * {@code -wal}/{@code -shm}, which SQLite creates with the database's mode) is owner-only; an empty,
+ * foreign, truncated or read-only file is refused with a typed error and left byte-for-byte unchanged.
+ * Also opens the JDBC connections every part of the project uses, so they all agree on settings.
+ */
+public final class SqliteFile {
+    private static final byte[] MAGIC = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
+    private static final Set<PosixFilePermission> OWNER_ONLY_FILE = PosixFilePermissions.fromString("rw-------");
+    private static final Set<PosixFilePermission> OWNER_ONLY_DIR = PosixFilePermissions.fromString("rwx------");
+
+    private SqliteFile() {
+    }
+
+    /** The JDBC URL of a database file. */
+    public static String url(Path file) {
+        return "jdbc:sqlite:" + file.toAbsolutePath();
+    }
+
+    /**
+     * Makes sure {@code file} may be opened for writing: creates missing parent folders (owner-only)
+     * and a missing file (mode 0600), and refuses a folder, a read-only file or folder, an empty file
+     * and a file that is not SQLite. Returns true when the file was created by this call.
+     */
+    public static boolean prepareForWriting(Path file) {
+        Path absolute = file.toAbsolutePath();
+        Path folder = absolute.getParent();
+        try {
+            if (Files.isDirectory(absolute)) {
+                throw new StateIOException(absolute + " is a folder, not a database file");
+            }
+            if (!Files.exists(folder)) {
+                createFolders(folder);
+            }
+            if (!Files.isDirectory(folder)) {
+                throw new StateIOException("Cannot create " + absolute + ": " + folder + " is not a folder");
+            }
+            if (!isWritable(folder)) {
+                throw new StateIOException("Folder " + folder + " is read-only: SQLite needs to create "
+                        + absolute.getFileName() + "-wal and -shm beside the database. Open it read-only instead.");
+            }
+            if (!Files.exists(absolute)) {
+                try {
+                    Files.createFile(absolute, PosixFilePermissions.asFileAttribute(OWNER_ONLY_FILE));
+                    return true;
+                } catch (FileAlreadyExistsException raced) {
+                    // another process created it first: treat it as an existing file below
+                } catch (UnsupportedOperationException notPosix) {
+                    Files.createFile(absolute);
+                    return true;
+                }
+            }
+            if (!isWritable(absolute)) {
+                throw new StateIOException("Database file " + absolute + " is read-only. Open it read-only instead.");
+            }
+            checkHeader(absolute);
+            return false;
+        } catch (IOException e) {
+            throw new StateIOException("Cannot prepare " + absolute + " for writing: " + e.getMessage(), e);
+        }
+    }
+
+    /** Refuses a missing, empty or non-SQLite file before a read-only open. */
+    public static void checkReadable(Path file) {
+        Path absolute = file.toAbsolutePath();
+        if (!Files.isRegularFile(absolute)) {
+            throw new StateIOException("Database file " + absolute + " does not exist");
+        }
+        if (!Files.isReadable(absolute)) {
+            throw new StateIOException("Database file " + absolute + " is not readable");
+        }
+        try {
+            checkHeader(absolute);
+        } catch (IOException e) {
+            throw new StateIOException("Cannot read " + absolute + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Opens a connection with the project's settings: foreign keys on, the policy's busy timeout,
+     * synchronous=NORMAL (safe in WAL mode). The journal mode is deliberately not set here: switching
+     * to WAL writes the file, and nothing may be written before the file has been inspected.
+     */
+    public static Connection open(Path file, RetryPolicy policy, boolean readOnly) throws SQLException {
+        return DriverManager.getConnection(url(file), config(policy, readOnly).toProperties());
+    }
+
+    /** The sqlite-jdbc configuration behind {@link #open}, for data sources and pools. */
+    public static SQLiteConfig config(RetryPolicy policy, boolean readOnly) {
+        SQLiteConfig config = new SQLiteConfig();
+        config.enforceForeignKeys(true);
+        config.setBusyTimeout((int) policy.busyTimeout().toMillis());
+        config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+        config.setReadOnly(readOnly);
+        return config;
+    }
+
+    /**
+     * A file with permission bits that allow nobody to write is read-only, even for root (who could
+     * write it anyway): the owner said so.
+     */
+    private static boolean isWritable(Path path) throws IOException {
+        if (!Files.isWritable(path)) {
+            return false;
+        }
+        PosixFileAttributeView posix = Files.getFileAttributeView(path, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+        if (posix == null) {
+            return true;
+        }
+        Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(path);
+        return permissions.contains(PosixFilePermission.OWNER_WRITE)
+                || permissions.contains(PosixFilePermission.GROUP_WRITE)
+                || permissions.contains(PosixFilePermission.OTHERS_WRITE);
+    }
+
+    private static void createFolders(Path folder) throws IOException {
+        try {
+            Files.createDirectories(folder, PosixFilePermissions.asFileAttribute(OWNER_ONLY_DIR));
+        } catch (UnsupportedOperationException notPosix) {
+            Files.createDirectories(folder);
+        }
+    }
+
+    /**
+     * Reads the 100-byte header: refuses an empty file, a file that is not SQLite, and a file cut
+     * short (its size is not a whole number of pages, or smaller than the page count the header
+     * vouches for).
+     */
+    private static void checkHeader(Path file) throws IOException {
+        long size = Files.size(file);
+        if (size == 0) {
+            throw new NotAHermesDatabaseException(file + " is an empty (zero-length) file, not a Hermes database;"
+                    + " delete it to start a new store");
+        }
+        byte[] header = new byte[100];
+        int read;
+        try (InputStream in = Files.newInputStream(file)) {
+            read = in.readNBytes(header, 0, header.length);
+        }
+        for (int i = 0; i < MAGIC.length; i++) {
+            if (read < MAGIC.length || header[i] != MAGIC[i]) {
+                throw new NotAHermesDatabaseException(file + " is not a SQLite database (wrong file header)");
+            }
+        }
+        if (read < header.length) {
+            throw new NotAHermesDatabaseException(file + " is a truncated SQLite database (" + size + " bytes)");
+        }
+        ByteBuffer buffer = ByteBuffer.wrap(header);
+        int pageSize = Short.toUnsignedInt(buffer.getShort(16));
+        if (pageSize == 1) {
+            pageSize = 65536;
+        }
+        long pageCount = Integer.toUnsignedLong(buffer.getInt(28));
+        boolean pageCountValid = buffer.getInt(24) == buffer.getInt(92);
+        if (pageSize < 512 || Integer.bitCount(pageSize) != 1) {
+            throw new NotAHermesDatabaseException(file + " has a corrupt SQLite header (page size " + pageSize + ")");
+        }
+        if (size % pageSize != 0 || (pageCountValid && pageCount > 0 && size < pageCount * pageSize)) {
+            throw new NotAHermesDatabaseException(file + " is a truncated SQLite database (" + size
+                    + " bytes, page size " + pageSize + (pageCountValid ? ", " + pageCount + " pages expected" : "") + ")");
+        }
+    }
+}
