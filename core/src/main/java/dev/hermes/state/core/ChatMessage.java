@@ -1,0 +1,52 @@
+package dev.hermes.state.core;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One message in the OpenAI chat shape ({@code get_messages_as_conversation}). Absent values are null;
+ * {@link #toMap()} gives the Hermes dict with exactly the keys Hermes includes.
+ *
+ * @param toolCalls           decoded JSON (plain Java values), null when absent/empty
+ * @param reasoningDetails    decoded JSON, assistant messages only, null when absent/empty/undecodable
+ * @param codexReasoningItems decoded JSON, assistant messages only, null when absent/empty/undecodable
+ */
+public record ChatMessage(
+        String role,
+        /* nullable */ String content,
+        /* nullable */ String toolCallId,
+        /* nullable */ String toolName,
+        /* nullable */ Object toolCalls,
+        /* nullable */ String reasoning,
+        /* nullable */ Object reasoningDetails,
+        /* nullable */ Object codexReasoningItems) {
+
+    /**
+     * The Hermes dict: always {@code role} and {@code content} (content may be null); the other keys
+     * only when present (SPEC section 4, get_messages_as_conversation).
+     */
+    public Map<String, Object> toMap() {
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("role", role);
+        map.put("content", content);
+        if (toolCallId != null && !toolCallId.isEmpty()) {
+            map.put("tool_call_id", toolCallId);
+        }
+        if (toolName != null && !toolName.isEmpty()) {
+            map.put("tool_name", toolName);
+        }
+        if (toolCalls != null) {
+            map.put("tool_calls", toolCalls);
+        }
+        if (reasoning != null && !reasoning.isEmpty()) {
+            map.put("reasoning", reasoning);
+        }
+        if (reasoningDetails != null) {
+            map.put("reasoning_details", reasoningDetails);
+        }
+        if (codexReasoningItems != null) {
+            map.put("codex_reasoning_items", codexReasoningItems);
+        }
+        return map;
+    }
+}

@@ -1,0 +1,34 @@
+package dev.hermes.state.core.search;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * One search result (SPEC section 4, search_messages).
+ *
+ * @param snippet        FTS5 {@code snippet(messages_fts, 0, '>>>', '<<<', '...', 40)}; for the CJK
+ *                       fallback, 120 characters starting 40 before the match
+ * @param sessionStarted the session's started_at
+ * @param context        previous message of the same session, the hit, the next one (by timestamp, id),
+ *                       content cut to 200 characters
+ */
+public record SearchHit(
+        long id,
+        String sessionId,
+        String role,
+        String snippet,
+        Instant timestamp,
+        /* nullable */ String toolName,
+        String source,
+        /* nullable */ String model,
+        Instant sessionStarted,
+        List<ContextMessage> context) {
+
+    public SearchHit {
+        context = List.copyOf(context);
+    }
+
+    /** A neighbouring message in a hit's context. */
+    public record ContextMessage(String role, /* nullable */ String content) {
+    }
+}
