@@ -1,12 +1,241 @@
 package dev.hermes.state.cli;
 
-/** Entry point of the hermes-state command (being built). */
-public final class HermesStateCli {
-    private HermesStateCli() {
+import dev.hermes.state.HermesStateException;
+import dev.hermes.state.InvalidArgumentException;
+import dev.hermes.state.StateIOException;
+import dev.hermes.state.cli.command.BenchCommand;
+import dev.hermes.state.cli.command.DemoCommand;
+import dev.hermes.state.cli.command.MigrateCommand;
+import dev.hermes.state.cli.command.RpcCommand;
+import dev.hermes.state.cli.command.SearchCommand;
+import dev.hermes.state.cli.command.SessionsCommand;
+import dev.hermes.state.cli.command.StatsCommand;
+import dev.hermes.state.cli.command.StatusCommand;
+import dev.hermes.state.cli.json.Json;
+import dev.hermes.state.cli.text.Highlighter;
+import dev.hermes.state.cli.text.Terminal;
+import dev.hermes.state.cli.text.Times;
+import dev.hermes.state.core.StateRepository;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/**
+ * The {@code hermes-state} command: the global options, the subcommands, and the rules every
+ * subcommand shares: where the database is, how it is opened, where output goes and how failures
+ * end the process. Exit codes: 0 success, 1 a user error (one line on stderr, never a stack trace),
+ * 2 bad usage (picocli's message and the usage help).
+ */
+@Command(name = "hermes-state",
+        mixinStandardHelpOptions = true,
+        versionProvider = Version.class,
+        description = {
+                "Reads and writes the Hermes Agent session store (state.db): the SQLite file in which the Python agent "
+                        + "keeps every session, its messages and a full-text index. Safe to use while the agent runs.",
+                "",
+                "Start with:  hermes-state demo"},
+        subcommands = {
+                MigrateCommand.class, StatusCommand.class, SessionsCommand.class, SearchCommand.class,
+                StatsCommand.class, RpcCommand.class, DemoCommand.class, BenchCommand.class,
+                CommandLine.HelpCommand.class},
+        footer = {"", "Exit codes: 0 success, 1 error (message on stderr), 2 bad usage."})
+public final class HermesStateCli implements Callable<Integer> {
+    public static final int OK = 0;
+    public static final int USER_ERROR = 1;
+    public static final int USAGE = 2;
+
+    /** How much of an error the command prints: a stack trace only when asked for. */
+    private static final String DEBUG_ENV = "HERMES_STATE_DEBUG";
+
+    @Option(names = "--db", paramLabel = "PATH", scope = ScopeType.INHERIT,
+            description = "The database file (default: $HERMES_HOME/state.db, else ~/.hermes/state.db).")
+    private Path db;
+
+    @Option(names = "--json", scope = ScopeType.INHERIT,
+            description = "Machine-readable output: one JSON document on stdout, with Hermes' keys.")
+    private boolean json;
+
+    @Option(names = "--read-only", scope = ScopeType.INHERIT,
+            description = "Open the file read-only: nothing is written (commands that change the file refuse to run).")
+    private boolean readOnly;
+
+    @Option(names = "--color", paramLabel = "WHEN", scope = ScopeType.INHERIT,
+            description = "Colours and highlights: ${COMPLETION-CANDIDATES} (default: auto = when stdout is a terminal "
+                    + "and NO_COLOR is unset).")
+    private ColorMode color = ColorMode.AUTO;
+
+    private final InputStream in;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    /** When colours are used. */
+    public enum ColorMode { AUTO, ALWAYS, NEVER }
+
+    public HermesStateCli(InputStream in, PrintStream out, PrintStream err) {
+        this.in = in;
+        this.out = out;
+        this.err = err;
     }
 
     public static void main(String[] args) {
-        System.err.println("hermes-state: the command line is being built");
-        System.exit(2);
+        PrintStream out = new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16),
+                false, StandardCharsets.UTF_8);
+        PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
+        int exitCode = run(args, System.in, out, err);
+        out.flush();
+        err.flush();
+        System.exit(exitCode);
+    }
+
+    /** Runs one command line with the given streams and returns the exit code (the process's, in tests). */
+    public static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
+        // jOOQ prints a banner and tips through its logger unless told not to.
+        System.setProperty("org.jooq.no-logo", "true");
+        System.setProperty("org.jooq.no-tips", "true");
+        HermesStateCli cli = new HermesStateCli(in, out, err);
+        CommandLine commandLine = new CommandLine(cli)
+                .setCaseInsensitiveEnumValuesAllowed(true)
+                .setOut(new PrintWriter(out, true, StandardCharsets.UTF_8))
+                .setErr(new PrintWriter(err, true, StandardCharsets.UTF_8))
+                .setExecutionExceptionHandler((failure, command, parseResult) -> cli.report(failure));
+        int exitCode = commandLine.execute(args);
+        out.flush();
+        return exitCode;
+    }
+
+    /** {@code hermes-state} alone: the usage help, as a usage error. */
+    @Override
+    public Integer call() {
+        CommandLine.usage(this, err);
+        return USAGE;
+    }
+
+    /** Turns a failure into one line on stderr and the exit code. */
+    private int report(Exception failure) {
+        out.flush();
+        String message;
+        if (failure instanceof HermesStateException typed) {
+            message = typed.getMessage();
+        } else if (failure instanceof UncheckedIOException io) {
+            message = "I/O error: " + io.getCause().getMessage();
+        } else {
+            message = "internal error (" + failure.getClass().getSimpleName() + "): " + failure.getMessage()
+                    + " (set " + DEBUG_ENV + "=1 for details)";
+        }
+        err.println("hermes-state: " + oneLine(message));
+        String debug = System.getenv(DEBUG_ENV);
+        if (debug != null && !debug.isBlank() && !"0".equals(debug)) {
+            failure.printStackTrace(err);
+        }
+        return USER_ERROR;
+    }
+
+    private static String oneLine(String message) {
+        return String.valueOf(message).replaceAll("\\s*[\\r\\n]+\\s*", " ").strip();
+    }
+
+    // ------------------------------------------------------------------ what subcommands share
+
+    public InputStream in() {
+        return in;
+    }
+
+    public PrintStream out() {
+        return out;
+    }
+
+    public PrintStream err() {
+        return err;
+    }
+
+    public boolean json() {
+        return json;
+    }
+
+    public boolean readOnly() {
+        return readOnly;
+    }
+
+    /** The --db file, else the Hermes default location. */
+    public Path dbPath() {
+        return db != null ? db : StateRepository.defaultPath();
+    }
+
+    /** The --db file when one was given. */
+    public Path explicitDbPath() {
+        return db;
+    }
+
+    /** Times relative to this run's start, in the system time zone. */
+    public Times times() {
+        return Times.system();
+    }
+
+    /** How matches and emphasis are shown on stdout. */
+    public Highlighter highlighter() {
+        boolean colors = switch (color) {
+            case ALWAYS -> true;
+            case NEVER -> false;
+            case AUTO -> !json && Terminal.wantsColors();
+        };
+        return Highlighter.of(colors);
+    }
+
+    /** Progress indicators go to stderr only when it is a terminal. */
+    public boolean progressWanted() {
+        return Terminal.isTerminal(Terminal.STDERR);
+    }
+
+    /** Writes one JSON document (with Hermes' keys) and a newline to stdout. */
+    public void printJson(Object document) {
+        Json.writeLine(out, document);
+    }
+
+    /**
+     * Opens an existing store for a command that only reads: read-only with {@code --read-only},
+     * else read-write like every Hermes open (which adopts or migrates an older file; an up-to-date
+     * file takes the migrator's fast path and Liquibase is not started).
+     */
+    public StateRepository openExisting() {
+        Path path = existing(dbPath());
+        return readOnly ? StateRepository.openReadOnly(path) : StateRepository.open(path);
+    }
+
+    /** Opens an existing store for a command that changes it; refuses {@code --read-only}. */
+    public StateRepository openForChange(String command) {
+        refuseReadOnly(command);
+        return StateRepository.open(existing(dbPath()));
+    }
+
+    /** Opens the store, creating a new file when there is none (unless {@code --read-only}). */
+    public StateRepository openOrCreate(Path path) {
+        return readOnly ? StateRepository.openReadOnly(existing(path)) : StateRepository.open(path);
+    }
+
+    public void refuseReadOnly(String command) {
+        if (readOnly) {
+            throw new InvalidArgumentException("'" + command + "' changes the database and cannot run with --read-only");
+        }
+    }
+
+    private static Path existing(Path path) {
+        if (!Files.exists(path)) {
+            throw new StateIOException("No database file at " + path.toAbsolutePath()
+                    + " (create one with: hermes-state --db " + path + " migrate)");
+        }
+        return path;
     }
 }

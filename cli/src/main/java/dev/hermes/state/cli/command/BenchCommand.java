@@ -1,0 +1,88 @@
+package dev.hermes.state.cli.command;
+
+import dev.hermes.state.InvalidArgumentException;
+import dev.hermes.state.StateIOException;
+import dev.hermes.state.cli.HermesStateCli;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code bench}: the W1-W9 workload of BENCHMARK.md with its raw-JDBC baseline, run by the
+ * benchmarks module in a fresh work folder; prints one table and writes the result file.
+ */
+@Command(name = "bench", description = {
+        "Run the benchmark workload W1-W9 (BENCHMARK.md) against a new database, with a raw-JDBC baseline in the "
+                + "same run; print the table and write the JSON result file.",
+        "Full size (5,000 sessions x 40 messages) takes several minutes; --quick is 500 sessions."})
+public final class BenchCommand implements Callable<Integer> {
+    private static final int DEFAULT_SESSIONS = 5000;
+    private static final int QUICK_SESSIONS = 500;
+    private static final String ENTRY_POINT = "dev.hermes.state.bench.Benchmark";
+
+    @ParentCommand
+    private HermesStateCli cli;
+
+    @Option(names = "--sessions", paramLabel = "S", description = "Sessions (default " + DEFAULT_SESSIONS
+            + ", " + QUICK_SESSIONS + " with --quick).")
+    private Integer sessions;
+
+    @Option(names = "--messages", paramLabel = "M", defaultValue = "40", description = "Messages per session (default ${DEFAULT-VALUE}).")
+    private int messages;
+
+    @Option(names = "--quick", description = "The quick variant: " + QUICK_SESSIONS + " sessions.")
+    private boolean quick;
+
+    @Option(names = "--out", paramLabel = "FILE", description = "The result file (default: target/bench/result.json).")
+    private Path out;
+
+    @Override
+    public Integer call() throws Exception {
+        int sessionCount = sessions != null ? sessions : quick ? QUICK_SESSIONS : DEFAULT_SESSIONS;
+        if (sessionCount < 1 || messages < 1) {
+            throw new InvalidArgumentException("--sessions and --messages must be positive");
+        }
+        Path resultFile = out != null ? out : Path.of("target", "bench", "result.json");
+        Path workDir;
+        try {
+            if (resultFile.toAbsolutePath().getParent() != null) {
+                Files.createDirectories(resultFile.toAbsolutePath().getParent());
+            }
+            workDir = Files.createTempDirectory("hermes-state-bench-");
+        } catch (IOException e) {
+            throw new StateIOException("Cannot prepare the benchmark folders: " + e.getMessage(), e);
+        }
+        cli.out().flush();
+        return run(workDir, sessionCount, messages, resultFile, cli.out(), cli.err());
+    }
+
+    /**
+     * Calls {@code Benchmark.run(Path workDir, int sessions, int messagesPerSession, Path resultFile,
+     * PrintStream out, PrintStream err)} of the benchmarks module. Looked up by name so that this
+     * command builds before the benchmark lands, and says so clearly when it is not in the jar.
+     */
+    private static int run(Path workDir, int sessions, int messages, Path resultFile, PrintStream out, PrintStream err)
+            throws Exception {
+        Method entry;
+        try {
+            entry = Class.forName(ENTRY_POINT).getMethod("run", Path.class, int.class, int.class, Path.class,
+                    PrintStream.class, PrintStream.class);
+        } catch (ClassNotFoundException | NoSuchMethodException missing) {
+            throw new InvalidArgumentException("The benchmark is not available in this build (" + ENTRY_POINT
+                    + ".run is missing)");
+        }
+        try {
+            return (Integer) entry.invoke(null, workDir, sessions, messages, resultFile, out, err);
+        } catch (InvocationTargetException failure) {
+            throw failure.getCause() instanceof Exception cause ? cause : failure;
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package dev.hermes.state.cli.command;
+
+import dev.hermes.state.cli.HermesStateCli;
+import dev.hermes.state.cli.text.ProgressBar;
+import dev.hermes.state.cli.text.Times;
+import dev.hermes.state.migrations.MigrationResult;
+import dev.hermes.state.migrations.Migrator;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code migrate [--dry-run]}: brings the file to the newest schema version, creating it when missing
+ * and adopting a file the Python agent made (steps whose objects exist are recorded, not re-run).
+ * The documented migration-only run for CI pipelines.
+ */
+@Command(name = "migrate", description = {
+        "Bring the file to schema version 6, creating it when missing and adopting a file the Python agent made "
+                + "(existing columns and indexes are recorded, never re-created). Data is never touched.",
+        "--dry-run prints the SQL that would run and changes nothing."})
+public final class MigrateCommand implements Callable<Integer> {
+    @ParentCommand
+    private HermesStateCli cli;
+
+    @Option(names = "--dry-run", description = "Print the SQL that would run; write nothing.")
+    private boolean dryRun;
+
+    @Override
+    public Integer call() {
+        if (!dryRun) {
+            cli.refuseReadOnly("migrate");
+        }
+        Path file = cli.dbPath();
+        Migrator migrator = Migrator.create();
+        long start = System.nanoTime();
+        MigrationResult result;
+        try (ProgressBar progress = ProgressBar.spinning(cli.err(), cli.progressWanted(),
+                (dryRun ? "checking " : "migrating ") + file.getFileName())) {
+            result = dryRun ? migrator.dryRun(file) : migrator.migrate(file);
+        }
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        if (cli.json()) {
+            cli.printJson(json(file, result));
+        } else {
+            print(file, result, took);
+        }
+        return HermesStateCli.OK;
+    }
+
+    private void print(Path file, MigrationResult result, Duration took) {
+        var out = cli.out();
+        if (result.dryRun() && !result.fastPath()) {
+            for (MigrationResult.AppliedChange change : result.changes()) {
+                if (change.executed()) {
+                    out.println("-- v" + change.version() + " " + change.id());
+                    out.println(change.sql().strip() + (change.sql().strip().endsWith(";") ? "" : ";"));
+                } else {
+                    out.println("-- v" + change.version() + " " + change.id() + ": already present, would only be recorded");
+                }
+            }
+            out.println();
+        }
+        out.println(summary(file, result) + " [" + Times.duration(took) + "]");
+    }
+
+    /** One sentence saying what happened to the file. */
+    static String summary(Path file, MigrationResult result) {
+        if (result.fastPath()) {
+            return file + ": already up to date at schema version " + result.toVersion() + "; nothing to do";
+        }
+        int target = result.dryRun() ? Migrator.LATEST_VERSION : result.toVersion();
+        String what;
+        if (result.created()) {
+            what = (result.dryRun() ? "would be created" : "created") + " at schema version " + target;
+        } else if (result.fromVersion() == target && result.executed().isEmpty()) {
+            what = (result.dryRun() ? "would be adopted" : "adopted") + " at schema version " + target;
+        } else {
+            what = (result.dryRun() ? "would go" : "migrated") + " from schema version " + result.fromVersion() + " to " + target;
+        }
+        return file + ": " + (result.dryRun() ? "dry run, nothing written; " : "") + what + " ("
+                + result.executed().size() + " steps " + (result.dryRun() ? "to run" : "run") + ", "
+                + result.adopted().size() + " already present)";
+    }
+
+    private static Map<String, Object> json(Path file, MigrationResult result) {
+        Map<String, Object> document = new LinkedHashMap<>();
+        document.put("file", file.toAbsolutePath().toString());
+        document.put("from_version", result.fromVersion());
+        document.put("to_version", result.dryRun() && !result.fastPath() ? Migrator.LATEST_VERSION : result.toVersion());
+        document.put("created", result.created());
+        document.put("up_to_date", result.fastPath());
+        document.put("dry_run", result.dryRun());
+        List<Map<String, Object>> changes = new ArrayList<>();
+        for (MigrationResult.AppliedChange change : result.changes()) {
+            Map<String, Object> item = new LinkedHashMap<>();
+            item.put("id", change.id());
+            item.put("version", change.version());
+            item.put("executed", change.executed());
+            item.put("sql", change.sql());
+            changes.add(item);
+        }
+        document.put("changes", changes);
+        return document;
+    }
+}

@@ -1,0 +1,38 @@
+package dev.hermes.state.cli.command;
+
+import dev.hermes.state.cli.HermesStateCli;
+import dev.hermes.state.cli.rpc.RpcServer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ParentCommand;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/** {@code rpc}: the JSON-lines RPC of SPEC section 7 on stdin/stdout, for programs in any language. */
+@Command(name = "rpc", description = {
+        "Serve the JSON-lines RPC on stdin/stdout: one request per line, one response per line, until end of input.",
+        "  {\"id\": 1, \"method\": \"append_message\", \"params\": {\"session_id\": \"s1\", \"role\": \"user\", \"content\": \"hi\"}}",
+        "  {\"id\": 1, \"result\": 7}",
+        "Methods are Hermes' SessionDB methods with their keyword parameters and defaults; errors come back as "
+                + "{\"id\": ..., \"error\": {\"type\": ..., \"message\": ...}}. The file is created when missing."})
+public final class RpcCommand implements Callable<Integer> {
+    @ParentCommand
+    private HermesStateCli cli;
+
+    @Override
+    public Integer call() {
+        Path file = cli.dbPath();
+        BufferedReader requests = new BufferedReader(new InputStreamReader(cli.in(), StandardCharsets.UTF_8));
+        try (RpcServer server = new RpcServer(() -> cli.openOrCreate(file), cli.err())) {
+            server.serve(requests, cli.out());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return HermesStateCli.OK;
+    }
+}

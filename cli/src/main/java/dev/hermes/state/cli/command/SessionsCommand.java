@@ -1,0 +1,399 @@
+package dev.hermes.state.cli.command;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.hermes.state.InvalidArgumentException;
+import dev.hermes.state.StateIOException;
+import dev.hermes.state.cli.HermesStateCli;
+import dev.hermes.state.cli.json.HermesShapes;
+import dev.hermes.state.cli.json.Json;
+import dev.hermes.state.cli.text.ProgressBar;
+import dev.hermes.state.cli.text.Table;
+import dev.hermes.state.cli.text.Times;
+import dev.hermes.state.cli.view.LineageView;
+import dev.hermes.state.cli.view.SessionListView;
+import dev.hermes.state.cli.view.SessionView;
+import dev.hermes.state.core.ListSessionsQuery;
+import dev.hermes.state.core.RichSession;
+import dev.hermes.state.core.Session;
+import dev.hermes.state.core.SessionExport;
+import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.core.lineage.LineageNode;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import static dev.hermes.state.db.Tables.SESSIONS;
+
+/** {@code sessions list|show|lineage|rename|end|delete|prune|export}: the store's sessions. */
+@Command(name = "sessions", description = "List, show, rename, end, delete, prune and export sessions.",
+        subcommands = CommandLine.HelpCommand.class, synopsisSubcommandLabel = "COMMAND")
+public final class SessionsCommand implements Callable<Integer> {
+    @ParentCommand
+    private HermesStateCli cli;
+
+    /** {@code sessions} alone: its usage, as a usage error. */
+    @Override
+    public Integer call() {
+        CommandLine.usage(this, cli.err());
+        return HermesStateCli.USAGE;
+    }
+
+    // ------------------------------------------------------------------ reading
+
+    @Command(name = "list", description = "The sessions, newest first (Hermes' rich listing: preview, last activity, "
+            + "compression chains shown as their newest session).")
+    int list(@Option(names = "--source", paramLabel = "S", description = "Only this source (cli, telegram, ...).") String source,
+             @Option(names = "--exclude-source", paramLabel = "S", description = "Leave out this source (repeatable).")
+             List<String> excludeSources,
+             @Option(names = "--limit", paramLabel = "N", defaultValue = "20", description = "At most N rows (default ${DEFAULT-VALUE}).") int limit,
+             @Option(names = "--offset", paramLabel = "N", defaultValue = "0", description = "Skip N rows.") int offset,
+             @Option(names = "--all", description = "Include child sessions (delegates, branches, continuations).") boolean all,
+             @Option(names = "--no-tips", description = "Show compression chains by their first session, not their newest.")
+             boolean noTips) {
+        ListSessionsQuery query = ListSessionsQuery.builder()
+                .source(source)
+                .excludeSources(excludeSources)
+                .limit(limit)
+                .offset(offset)
+                .includeChildren(all)
+                .projectCompressionTips(!noTips)
+                .build();
+        List<RichSession> rows;
+        try (StateRepository store = cli.openExisting()) {
+            rows = store.listSessionsRich(query);
+        }
+        if (cli.json()) {
+            cli.printJson(HermesShapes.richRows(rows));
+            return HermesStateCli.OK;
+        }
+        SessionListView.render(rows, cli.times()).forEach(cli.out()::println);
+        if (rows.size() == limit) {
+            cli.out().println();
+            cli.out().println("Showing " + (offset + 1) + "-" + (offset + rows.size()) + ". Next page: --offset " + (offset + limit)
+                    + (all ? "" : "   Child sessions too: --all"));
+        }
+        return HermesStateCli.OK;
+    }
+
+    @Command(name = "show", description = "One session with all its messages.")
+    int show(@Parameters(paramLabel = "ID-OR-PREFIX-OR-TITLE", description = "A session id, a unique id prefix, or a title.")
+             String reference,
+             @Option(names = "--full", description = "Print long messages whole (default: the first "
+                     + SessionView.DEFAULT_MAX_CHARS + " characters).") boolean full) {
+        SessionExport export;
+        try (StateRepository store = cli.openExisting()) {
+            String id = SessionRefs.byIdOrTitle(store, reference);
+            export = store.exportSession(id)
+                    .orElseThrow(() -> new InvalidArgumentException("Session " + id + " was deleted meanwhile"));
+        }
+        if (cli.json()) {
+            cli.printJson(HermesShapes.export(export));
+            return HermesStateCli.OK;
+        }
+        SessionView.render(export.session(), export.messages(), cli.times(), cli.highlighter(),
+                full ? Integer.MAX_VALUE : SessionView.DEFAULT_MAX_CHARS).forEach(cli.out()::println);
+        return HermesStateCli.OK;
+    }
+
+    @Command(name = "lineage", description = "The tree the session belongs to, root first: compression continuations, "
+            + "delegates and branches.")
+    int lineage(@Parameters(paramLabel = "ID", description = "A session id, a unique id prefix, or a title.") String reference) {
+        String id;
+        String rootId;
+        String tipId;
+        List<LineageNode> tree;
+        try (StateRepository store = cli.openExisting()) {
+            id = SessionRefs.byIdOrTitle(store, reference);
+            rootId = SessionRefs.rootOf(store, id);
+            tree = store.lineageTree(rootId);
+            tipId = store.compressionTip(rootId);
+        }
+        if (cli.json()) {
+            Map<String, Object> document = new LinkedHashMap<>();
+            document.put("session_id", id);
+            document.put("root_id", rootId);
+            document.put("compression_tip_id", tipId);
+            document.put("sessions", HermesShapes.lineage(tree));
+            cli.printJson(document);
+            return HermesStateCli.OK;
+        }
+        LineageView.render(tree, id, tipId, cli.times(), cli.highlighter()).forEach(cli.out()::println);
+        return HermesStateCli.OK;
+    }
+
+    // ------------------------------------------------------------------ changing
+
+    @Command(name = "rename", description = "Set a session's title (an empty TITLE clears it). Titles are unique.")
+    int rename(@Parameters(index = "0", paramLabel = "ID", description = "A session id or unique id prefix.") String reference,
+               @Parameters(index = "1", paramLabel = "TITLE") String title) {
+        String id;
+        String previous;
+        String current;
+        try (StateRepository store = cli.openForChange("sessions rename")) {
+            id = SessionRefs.byId(store, reference);
+            previous = store.getSessionTitle(id).orElse(null);
+            store.setSessionTitle(id, title);
+            current = store.getSessionTitle(id).orElse(null);
+        }
+        if (cli.json()) {
+            Map<String, Object> document = new LinkedHashMap<>();
+            document.put("session_id", id);
+            document.put("title", current);
+            document.put("previous_title", previous);
+            cli.printJson(document);
+        } else if (current == null) {
+            cli.out().println("Cleared the title of " + id + (previous == null ? "" : " (was '" + previous + "')"));
+        } else {
+            cli.out().println("Renamed " + id + ": " + (previous == null ? "(untitled)" : "'" + previous + "'") + " → '" + current + "'");
+        }
+        return HermesStateCli.OK;
+    }
+
+    @Command(name = "end", description = "End a live session with a reason (compression, cli_close, session_reset, ...). "
+            + "An already ended session keeps its first end.")
+    int end(@Parameters(index = "0", paramLabel = "ID", description = "A session id or unique id prefix.") String reference,
+            @Parameters(index = "1", paramLabel = "REASON") String reason) {
+        String id;
+        boolean ended;
+        Session session;
+        try (StateRepository store = cli.openForChange("sessions end")) {
+            id = SessionRefs.byId(store, reference);
+            ended = store.endSession(id, reason);
+            session = store.getSession(id).orElseThrow(() -> new InvalidArgumentException("Session " + id + " was deleted meanwhile"));
+        }
+        if (cli.json()) {
+            Map<String, Object> document = new LinkedHashMap<>();
+            document.put("session_id", id);
+            document.put("ended", ended);
+            document.put("ended_at", session.endedAt());
+            document.put("end_reason", session.endReason());
+            cli.printJson(document);
+        } else if (ended) {
+            cli.out().println("Ended " + id + " (" + session.endReason() + ")");
+        } else {
+            cli.out().println(id + " was already ended " + cli.times().both(session.endedAt()) + " ("
+                    + session.endReason() + "); left unchanged");
+        }
+        return HermesStateCli.OK;
+    }
+
+    @Command(name = "delete", description = "Delete a session and its messages; its children become roots.")
+    int delete(@Parameters(paramLabel = "ID", description = "A session id or unique id prefix.") String reference) {
+        String id;
+        long messages;
+        int children;
+        try (StateRepository store = cli.openForChange("sessions delete")) {
+            id = SessionRefs.byId(store, reference);
+            messages = store.messageCount(id);
+            children = store.dsl().fetchCount(SESSIONS, SESSIONS.PARENT_SESSION_ID.eq(id));
+            if (!store.deleteSession(id)) {
+                throw new InvalidArgumentException("Session " + id + " was deleted meanwhile");
+            }
+        }
+        if (cli.json()) {
+            Map<String, Object> document = new LinkedHashMap<>();
+            document.put("session_id", id);
+            document.put("deleted", true);
+            document.put("messages_deleted", messages);
+            document.put("children_orphaned", children);
+            cli.printJson(document);
+        } else {
+            cli.out().println("Deleted " + id + " and its " + messages + (messages == 1 ? " message" : " messages")
+                    + (children == 0 ? "" : "; " + children + (children == 1 ? " child session is" : " child sessions are") + " now a root"));
+        }
+        return HermesStateCli.OK;
+    }
+
+    @Command(name = "prune", description = "Delete ended sessions started more than DAYS ago (live sessions are never pruned).")
+    int prune(@Option(names = "--older-than", paramLabel = "DAYS", required = true,
+                      description = "Age in days (fractions allowed).") double days,
+              @Option(names = "--source", paramLabel = "S", description = "Only sessions of this source.") String source,
+              @Option(names = "--dry-run", description = "List what would be deleted; delete nothing.") boolean dryRun,
+              @Option(names = "--vacuum", description = "Afterwards give the freed space back to the file system (VACUUM).")
+              boolean vacuum) {
+        if (dryRun) {
+            List<Session> candidates;
+            try (StateRepository store = cli.openExisting()) {
+                candidates = store.pruneCandidates(days, source);
+            }
+            printPruneCandidates(days, source, candidates);
+            return HermesStateCli.OK;
+        }
+        int pruned;
+        long reclaimed = 0;
+        try (StateRepository store = cli.openForChange("sessions prune");
+             ProgressBar progress = ProgressBar.spinning(cli.err(), cli.progressWanted(), "pruning")) {
+            pruned = store.pruneSessions(days, source);
+            if (vacuum) {
+                reclaimed = store.vacuum();
+            }
+        }
+        if (cli.json()) {
+            Map<String, Object> document = new LinkedHashMap<>();
+            document.put("dry_run", false);
+            document.put("older_than_days", days);
+            document.put("source", source);
+            document.put("deleted", pruned);
+            document.put("reclaimed_bytes", vacuum ? reclaimed : null);
+            cli.printJson(document);
+        } else {
+            cli.out().println("Pruned " + pruned + (pruned == 1 ? " session" : " sessions") + " ended and started more than "
+                    + days + " days ago" + (source == null ? "" : " (source " + source + ")")
+                    + (vacuum ? "; reclaimed " + Times.bytes(reclaimed) : ""));
+        }
+        return HermesStateCli.OK;
+    }
+
+    private void printPruneCandidates(double days, String source, List<Session> candidates) {
+        if (cli.json()) {
+            Map<String, Object> document = new LinkedHashMap<>();
+            document.put("dry_run", true);
+            document.put("older_than_days", days);
+            document.put("source", source);
+            document.put("would_delete", candidates.size());
+            document.put("sessions", HermesShapes.sessions(candidates));
+            cli.printJson(document);
+            return;
+        }
+        Times times = cli.times();
+        long messages = 0;
+        Table table = Table.withHeaders("ID", "TITLE", "SOURCE", "MSGS", "STARTED", "ENDED").alignRight(3).maxWidth(1, 30);
+        for (Session session : candidates) {
+            messages += session.messageCount();
+            table.row(session.id(), session.title() == null ? "-" : session.title(), session.source(),
+                    session.messageCount(), times.absolute(session.startedAt()),
+                    times.relative(session.endedAt()) + (session.endReason() == null ? "" : " (" + session.endReason() + ")"));
+        }
+        if (!table.isEmpty()) {
+            table.lines().forEach(cli.out()::println);
+            cli.out().println();
+        }
+        cli.out().println("Dry run: would delete " + candidates.size() + (candidates.size() == 1 ? " session" : " sessions")
+                + " and " + messages + (messages == 1 ? " message" : " messages") + "; nothing was changed.");
+    }
+
+    // ------------------------------------------------------------------ export
+
+    @Command(name = "export", description = "Export sessions as JSON lines (one session with its messages per line), "
+            + "streaming: memory stays flat whatever the size of the file.")
+    int export(@Parameters(paramLabel = "ID", arity = "0..1", description = "Only this session (id, unique prefix or title).")
+               String reference,
+               @Option(names = "--source", paramLabel = "S", description = "Only sessions of this source.") String source,
+               @Option(names = "--out", paramLabel = "FILE", description = "Write to FILE (created owner-only) instead of stdout.")
+               Path outFile) {
+        if (reference != null && source != null) {
+            throw new InvalidArgumentException("Give either a session ID or --source, not both");
+        }
+        long[] written = new long[2];
+        try (StateRepository store = cli.openExisting();
+             OutputStream target = outFile == null ? new NonClosing(cli.out()) : createPrivate(outFile);
+             JsonGenerator json = Json.generator(target)) {
+            if (reference != null) {
+                String id = SessionRefs.byIdOrTitle(store, reference);
+                SessionExport export = store.exportSession(id)
+                        .orElseThrow(() -> new InvalidArgumentException("Session " + id + " was deleted meanwhile"));
+                writeLine(json, export, written);
+            } else {
+                exportAll(store, source, json, written);
+            }
+        } catch (IOException e) {
+            throw new StateIOException("Cannot write the export" + (outFile == null ? "" : " to " + outFile) + ": " + e.getMessage(), e);
+        } catch (OutputClosed closed) {
+            return HermesStateCli.OK;
+        }
+        if (outFile != null) {
+            if (cli.json()) {
+                Map<String, Object> document = new LinkedHashMap<>();
+                document.put("file", outFile.toAbsolutePath().toString());
+                document.put("sessions", written[0]);
+                document.put("messages", written[1]);
+                cli.printJson(document);
+            } else {
+                cli.out().println("Exported " + written[0] + (written[0] == 1 ? " session" : " sessions") + " ("
+                        + written[1] + (written[1] == 1 ? " message" : " messages") + ") to " + outFile);
+            }
+        }
+        return HermesStateCli.OK;
+    }
+
+    private void exportAll(StateRepository store, String source, JsonGenerator json, long[] written) {
+        long total = store.sessionCount(source);
+        try (ProgressBar progress = ProgressBar.counting(cli.err(), cli.progressWanted(), "exporting", total)) {
+            store.exportAll(source, export -> {
+                writeLine(json, export, written);
+                progress.advance(1);
+                if (cli.out().checkError()) {
+                    throw new OutputClosed();
+                }
+            });
+        } catch (RuntimeException failure) {
+            if (cli.out().checkError()) {
+                throw new OutputClosed();
+            }
+            throw failure;
+        }
+    }
+
+    private static void writeLine(JsonGenerator json, SessionExport export, long[] written) {
+        try {
+            Json.write(json, HermesShapes.export(export));
+            json.writeRaw('\n');
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        written[0]++;
+        written[1] += export.messages().size();
+    }
+
+    /** A new export file is owner-only: it holds private conversations. */
+    private static OutputStream createPrivate(Path file) throws IOException {
+        try {
+            return Channels.newOutputStream(Files.newByteChannel(file,
+                    EnumSet.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING),
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))));
+        } catch (UnsupportedOperationException notPosix) {
+            return Files.newOutputStream(file);
+        }
+    }
+
+    /** Stdout must stay open for the rest of the run. */
+    private static final class NonClosing extends java.io.FilterOutputStream {
+        NonClosing(PrintStream out) {
+            super(out);
+        }
+
+        @Override
+        public void write(byte[] bytes, int offset, int length) throws IOException {
+            out.write(bytes, offset, length);
+        }
+
+        @Override
+        public void close() throws IOException {
+            flush();
+        }
+    }
+
+    /** The reader of stdout went away (e.g. {@code | head}): stop quietly, like other command-line tools. */
+    private static final class OutputClosed extends RuntimeException {
+        OutputClosed() {
+            super("output closed", null, false, false);
+        }
+    }
+}

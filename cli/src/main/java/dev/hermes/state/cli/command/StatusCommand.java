@@ -1,0 +1,142 @@
+package dev.hermes.state.cli.command;
+
+import dev.hermes.state.StateIOException;
+import dev.hermes.state.cli.HermesStateCli;
+import dev.hermes.state.cli.text.Table;
+import dev.hermes.state.cli.text.Times;
+import dev.hermes.state.migrations.Migrator;
+import dev.hermes.state.migrations.SchemaStatus;
+import dev.hermes.state.sqlite.RetryPolicy;
+import dev.hermes.state.sqlite.SqliteErrors;
+import dev.hermes.state.sqlite.SqliteFile;
+import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
+import org.jooq.impl.DSL;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ParentCommand;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+
+import static dev.hermes.state.db.Tables.MESSAGES;
+import static dev.hermes.state.db.Tables.SESSIONS;
+
+/**
+ * {@code status}: what state the file is in, read without writing a byte and without starting
+ * Liquibase (the migrator's inspection and two counts on a read-only connection), so it also works
+ * on a file this version must not migrate: an older one not yet adopted or a newer one.
+ */
+@Command(name = "status", description = "Schema version, applied and pending migration steps, journal mode, "
+        + "counts and file size. Never writes.")
+public final class StatusCommand implements Callable<Integer> {
+    @ParentCommand
+    private HermesStateCli cli;
+
+    /** The two numbers a user wants first. */
+    record Counts(long sessions, long messages) {
+    }
+
+    @Override
+    public Integer call() {
+        Path file = cli.dbPath();
+        if (!Files.exists(file)) {
+            throw new StateIOException("No database file at " + file.toAbsolutePath()
+                    + " (create one with: hermes-state --db " + file + " migrate)");
+        }
+        SchemaStatus status = Migrator.create().status(file);
+        Counts counts = count(file);
+        if (cli.json()) {
+            cli.printJson(json(status, counts));
+        } else {
+            print(status, counts);
+        }
+        return HermesStateCli.OK;
+    }
+
+    private static Counts count(Path file) {
+        try (Connection connection = SqliteFile.open(file, RetryPolicy.HERMES, true)) {
+            DSLContext dsl = DSL.using(connection, SQLDialect.SQLITE);
+            return new Counts(dsl.fetchCount(SESSIONS), dsl.fetchCount(MESSAGES));
+        } catch (Exception e) {
+            throw SqliteErrors.translate(e, "counting the sessions and messages of " + file);
+        }
+    }
+
+    private void print(SchemaStatus status, Counts counts) {
+        long executed = status.applied().stream().filter(c -> c.state() == SchemaStatus.State.EXECUTED).count();
+        long recorded = status.applied().size() - executed;
+        Table table = Table.withColumns(2);
+        table.row("File", status.file().toAbsolutePath() + "  (" + Times.bytes(status.fileBytes())
+                + ", -wal " + Times.bytes(status.walBytes()) + ")");
+        table.row("Schema", "version " + status.schemaVersion() + schemaNote(status));
+        table.row("Journal mode", status.journalMode());
+        table.row("Steps", status.applied().size() + " applied (" + executed + " run, " + recorded
+                + " recorded as already present), " + status.pending().size() + " pending");
+        if (!status.pending().isEmpty()) {
+            table.row("Pending", pendingByVersion(status));
+        }
+        table.row("Sessions", counts.sessions());
+        table.row("Messages", counts.messages());
+        table.lines().forEach(cli.out()::println);
+    }
+
+    private static String schemaNote(SchemaStatus status) {
+        if (status.schemaVersion() > status.latestVersion()) {
+            return " (newer than version " + status.latestVersion() + ", the newest this hermes-state knows: "
+                    + "use --read-only; it will not be migrated or written)";
+        }
+        if (status.upToDate()) {
+            return " of " + status.latestVersion() + ": up to date";
+        }
+        if (status.applied().isEmpty()) {
+            return " of " + status.latestVersion() + ": not yet adopted by hermes-state (run 'migrate'; existing "
+                    + "objects are recorded, data is untouched)";
+        }
+        return " of " + status.latestVersion() + ": run 'migrate' to apply the pending steps";
+    }
+
+    private static String pendingByVersion(SchemaStatus status) {
+        Map<Integer, Integer> perVersion = new TreeMap<>();
+        for (SchemaStatus.ChangeSetState change : status.pending()) {
+            perVersion.merge(change.version(), 1, Integer::sum);
+        }
+        List<String> parts = new ArrayList<>();
+        perVersion.forEach((version, steps) -> parts.add("v" + version + " (" + steps + (steps == 1 ? " step)" : " steps)")));
+        return String.join(", ", parts);
+    }
+
+    private static Map<String, Object> json(SchemaStatus status, Counts counts) {
+        Map<String, Object> document = new LinkedHashMap<>();
+        document.put("file", status.file().toAbsolutePath().toString());
+        document.put("file_bytes", status.fileBytes());
+        document.put("wal_bytes", status.walBytes());
+        document.put("schema_version", status.schemaVersion());
+        document.put("latest_version", status.latestVersion());
+        document.put("up_to_date", status.upToDate());
+        document.put("journal_mode", status.journalMode());
+        document.put("sessions", counts.sessions());
+        document.put("messages", counts.messages());
+        document.put("applied", steps(status.applied()));
+        document.put("pending", steps(status.pending()));
+        return document;
+    }
+
+    private static List<Map<String, Object>> steps(List<SchemaStatus.ChangeSetState> changes) {
+        List<Map<String, Object>> steps = new ArrayList<>();
+        for (SchemaStatus.ChangeSetState change : changes) {
+            Map<String, Object> step = new LinkedHashMap<>();
+            step.put("id", change.id());
+            step.put("version", change.version());
+            step.put("state", change.state().name().toLowerCase(java.util.Locale.ROOT));
+            steps.add(step);
+        }
+        return steps;
+    }
+}

@@ -1,0 +1,165 @@
+package dev.hermes.state.cli.json;
+
+import dev.hermes.state.core.Message;
+import dev.hermes.state.core.RichSession;
+import dev.hermes.state.core.Session;
+import dev.hermes.state.core.SessionExport;
+import dev.hermes.state.core.lineage.LineageNode;
+import dev.hermes.state.core.search.SearchHit;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The store's records as the dicts the Python agent's {@code SessionDB} returns: the same snake_case
+ * keys, every column, None as null, timestamps as {@link java.time.Instant} (written as epoch-seconds
+ * floats by {@link Json}). A script written against the Python dicts reads these unchanged; both
+ * {@code --json} and the RPC use them.
+ */
+public final class HermesShapes {
+    private HermesShapes() {
+    }
+
+    /** A {@code sessions} row ({@code get_session}): every column, JSON columns as stored text. */
+    public static Map<String, Object> session(Session s) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("id", s.id());
+        row.put("source", s.source());
+        row.put("user_id", s.userId());
+        row.put("model", s.model());
+        row.put("model_config", s.modelConfig());
+        row.put("system_prompt", s.systemPrompt());
+        row.put("parent_session_id", s.parentSessionId());
+        row.put("started_at", s.startedAt());
+        row.put("ended_at", s.endedAt());
+        row.put("end_reason", s.endReason());
+        row.put("message_count", s.messageCount());
+        row.put("tool_call_count", s.toolCallCount());
+        row.put("input_tokens", s.inputTokens());
+        row.put("output_tokens", s.outputTokens());
+        row.put("cache_read_tokens", s.cacheReadTokens());
+        row.put("cache_write_tokens", s.cacheWriteTokens());
+        row.put("reasoning_tokens", s.reasoningTokens());
+        row.put("billing_provider", s.billingProvider());
+        row.put("billing_base_url", s.billingBaseUrl());
+        row.put("billing_mode", s.billingMode());
+        row.put("estimated_cost_usd", s.estimatedCostUsd());
+        row.put("actual_cost_usd", s.actualCostUsd());
+        row.put("cost_status", s.costStatus());
+        row.put("cost_source", s.costSource());
+        row.put("pricing_version", s.pricingVersion());
+        row.put("title", s.title());
+        return row;
+    }
+
+    /** A {@code messages} row ({@code get_messages}): tool_calls decoded, the reasoning JSON columns as text. */
+    public static Map<String, Object> message(Message m) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("id", m.id());
+        row.put("session_id", m.sessionId());
+        row.put("role", m.role());
+        row.put("content", m.content());
+        row.put("tool_call_id", m.toolCallId());
+        row.put("tool_calls", m.toolCalls());
+        row.put("tool_name", m.toolName());
+        row.put("timestamp", m.timestamp());
+        row.put("token_count", m.tokenCount());
+        row.put("finish_reason", m.finishReason());
+        row.put("reasoning", m.reasoning());
+        row.put("reasoning_details", m.reasoningDetails());
+        row.put("codex_reasoning_items", m.codexReasoningItems());
+        return row;
+    }
+
+    public static List<Map<String, Object>> messages(List<Message> messages) {
+        List<Map<String, Object>> rows = new ArrayList<>(messages.size());
+        for (Message message : messages) {
+            rows.add(message(message));
+        }
+        return rows;
+    }
+
+    public static List<Map<String, Object>> sessions(List<Session> sessions) {
+        List<Map<String, Object>> rows = new ArrayList<>(sessions.size());
+        for (Session session : sessions) {
+            rows.add(session(session));
+        }
+        return rows;
+    }
+
+    /**
+     * A {@code list_sessions_rich} row: every column plus {@code preview}, {@code last_active} and
+     * {@code _lineage_root_id}. Hermes adds the last key only to projected rows; it is always present
+     * here (null when the row was not projected), which reads the same through {@code row.get(...)}.
+     */
+    public static Map<String, Object> rich(RichSession r) {
+        Map<String, Object> row = session(r.session());
+        row.put("preview", r.preview());
+        row.put("last_active", r.lastActive());
+        row.put("_lineage_root_id", r.lineageRootId());
+        return row;
+    }
+
+    public static List<Map<String, Object>> richRows(List<RichSession> rows) {
+        List<Map<String, Object>> result = new ArrayList<>(rows.size());
+        for (RichSession row : rows) {
+            result.add(rich(row));
+        }
+        return result;
+    }
+
+    /** A {@code search_messages} hit, with its three-message {@code context}. */
+    public static Map<String, Object> hit(SearchHit h) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("id", h.id());
+        row.put("session_id", h.sessionId());
+        row.put("role", h.role());
+        row.put("snippet", h.snippet());
+        row.put("timestamp", h.timestamp());
+        row.put("tool_name", h.toolName());
+        row.put("source", h.source());
+        row.put("model", h.model());
+        row.put("session_started", h.sessionStarted());
+        List<Map<String, Object>> context = new ArrayList<>(h.context().size());
+        for (SearchHit.ContextMessage message : h.context()) {
+            Map<String, Object> item = new LinkedHashMap<>();
+            item.put("role", message.role());
+            item.put("content", message.content());
+            context.add(item);
+        }
+        row.put("context", context);
+        return row;
+    }
+
+    public static List<Map<String, Object>> hits(List<SearchHit> hits) {
+        List<Map<String, Object>> rows = new ArrayList<>(hits.size());
+        for (SearchHit hit : hits) {
+            rows.add(hit(hit));
+        }
+        return rows;
+    }
+
+    /** An {@code export_session} dict: every session column plus {@code messages}. */
+    public static Map<String, Object> export(SessionExport e) {
+        Map<String, Object> row = session(e.session());
+        row.put("messages", messages(e.messages()));
+        return row;
+    }
+
+    /** A session of a lineage listing: every column plus its {@code depth}. */
+    public static Map<String, Object> lineageNode(LineageNode node) {
+        Map<String, Object> row = session(node.session());
+        row.put("depth", node.depth());
+        return row;
+    }
+
+    public static List<Map<String, Object>> lineage(List<LineageNode> nodes) {
+        List<Map<String, Object>> rows = new ArrayList<>(nodes.size());
+        for (LineageNode node : nodes) {
+            rows.add(lineageNode(node));
+        }
+        return rows;
+    }
+}

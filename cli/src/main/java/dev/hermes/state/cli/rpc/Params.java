@@ -1,0 +1,197 @@
+package dev.hermes.state.cli.rpc;
+
+import dev.hermes.state.InvalidArgumentException;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The keyword arguments of one RPC call, checked like Python checks a call: an unknown name or a
+ * missing required one is an error before anything runs; an absent optional one takes the Hermes
+ * default. Values must have the JSON type the parameter needs (a string where Hermes takes a str,
+ * an integer where it takes an int...), else the call fails with {@code invalid_argument}.
+ */
+final class Params {
+    private final String caller;
+    private final Map<String, Object> values;
+
+    /**
+     * @param caller   what takes the parameters, for messages: {@code append_message()}
+     * @param accepted every parameter name it takes
+     * @throws InvalidArgumentException naming the first unknown parameter
+     */
+    Params(String caller, Map<String, Object> values, List<String> accepted) {
+        this.caller = caller;
+        this.values = values;
+        for (String name : values.keySet()) {
+            if (!accepted.contains(name)) {
+                throw new InvalidArgumentException(caller + " got an unexpected parameter '" + name + "'"
+                        + (accepted.isEmpty() ? "; it takes none" : "; it takes " + String.join(", ", accepted)));
+            }
+        }
+    }
+
+    /** A parameter without default; its value may still be null (the store then says what is wrong). */
+    String requiredString(String name) {
+        require(name);
+        return string(name);
+    }
+
+    /** A string or null; null when absent. */
+    String string(String name) {
+        Object value = values.get(name);
+        if (value == null || value instanceof String) {
+            return (String) value;
+        }
+        throw wrongType(name, "a string", value);
+    }
+
+    /** A string; {@code defaultValue} when absent (an explicit null stays null). */
+    String string(String name, String defaultValue) {
+        return values.containsKey(name) ? string(name) : defaultValue;
+    }
+
+    /** An integer; {@code defaultValue} when absent or null. */
+    int integer(String name, int defaultValue) {
+        Long value = optionalLong(name);
+        if (value == null) {
+            return defaultValue;
+        }
+        if (value < Integer.MIN_VALUE || value > Integer.MAX_VALUE) {
+            throw new InvalidArgumentException(caller + ": parameter '" + name + "' is out of range: " + value);
+        }
+        return value.intValue();
+    }
+
+    /** An integer; {@code defaultValue} when absent or null. */
+    long longValue(String name, long defaultValue) {
+        Long value = optionalLong(name);
+        return value == null ? defaultValue : value;
+    }
+
+    /** An integer or null. A float with an integral value (3.0) is accepted, as Python's int columns would. */
+    Long optionalLong(String name) {
+        Object value = values.get(name);
+        if (value == null) {
+            return null;
+        }
+        if (value instanceof Long number) {
+            return number;
+        }
+        if (value instanceof BigInteger) {
+            throw new InvalidArgumentException(caller + ": parameter '" + name + "' is out of range: " + value);
+        }
+        if (value instanceof Double number && number == Math.rint(number) && Math.abs(number) < 9.0e15) {
+            return number.longValue();
+        }
+        throw wrongType(name, "an integer", value);
+    }
+
+    /** A number or null. */
+    Double optionalDouble(String name) {
+        Object value = values.get(name);
+        if (value == null) {
+            return null;
+        }
+        if (value instanceof Number number && !(value instanceof Boolean)) {
+            return number.doubleValue();
+        }
+        throw wrongType(name, "a number", value);
+    }
+
+    /** A number; {@code defaultValue} when absent or null. */
+    double number(String name, double defaultValue) {
+        Double value = optionalDouble(name);
+        return value == null ? defaultValue : value;
+    }
+
+    /** true or false; {@code defaultValue} when absent or null. */
+    boolean bool(String name, boolean defaultValue) {
+        Object value = values.get(name);
+        if (value == null) {
+            return defaultValue;
+        }
+        if (value instanceof Boolean flag) {
+            return flag;
+        }
+        throw wrongType(name, "true or false", value);
+    }
+
+    /** A list of strings, or null when absent or null. */
+    List<String> stringList(String name) {
+        Object value = values.get(name);
+        if (value == null) {
+            return null;
+        }
+        if (!(value instanceof List<?> items)) {
+            throw wrongType(name, "a list of strings", value);
+        }
+        List<String> strings = new ArrayList<>(items.size());
+        for (Object item : items) {
+            if (!(item instanceof String text)) {
+                throw wrongType(name, "a list of strings", value);
+            }
+            strings.add(text);
+        }
+        return strings;
+    }
+
+    /** Any JSON value as plain Java values (objects are Maps, arrays Lists), or null. */
+    Object json(String name) {
+        return values.get(name);
+    }
+
+    /** A list of JSON objects (for batch parameters), never null. */
+    List<Map<String, Object>> objectList(String name) {
+        require(name);
+        Object value = values.get(name);
+        if (!(value instanceof List<?> items)) {
+            throw wrongType(name, "a list of objects", value);
+        }
+        List<Map<String, Object>> objects = new ArrayList<>(items.size());
+        for (Object item : items) {
+            if (!(item instanceof Map<?, ?> map)) {
+                throw wrongType(name, "a list of objects", value);
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> object = (Map<String, Object>) map;
+            objects.add(object);
+        }
+        return objects;
+    }
+
+    private void require(String name) {
+        if (!values.containsKey(name)) {
+            throw new InvalidArgumentException(caller + " is missing the required parameter '" + name + "'");
+        }
+    }
+
+    private InvalidArgumentException wrongType(String name, String expected, Object value) {
+        return new InvalidArgumentException(caller + ": parameter '" + name + "' must be " + expected + ", got "
+                + jsonType(value));
+    }
+
+    private static String jsonType(Object value) {
+        if (value == null) {
+            return "null";
+        }
+        if (value instanceof String) {
+            return "a string";
+        }
+        if (value instanceof Boolean) {
+            return "a boolean";
+        }
+        if (value instanceof Number) {
+            return "the number " + value;
+        }
+        if (value instanceof List) {
+            return "a list";
+        }
+        if (value instanceof Map) {
+            return "an object";
+        }
+        return value.getClass().getSimpleName();
+    }
+}

@@ -1,0 +1,43 @@
+package dev.hermes.state.cli.view;
+
+import dev.hermes.state.cli.text.Table;
+import dev.hermes.state.cli.text.Times;
+import dev.hermes.state.core.RichSession;
+import dev.hermes.state.core.Session;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** The rich session listing as a table, newest first, with a legend for compression chains. */
+public final class SessionListView {
+    static final String CHAIN_MARK = "⛓ ";
+
+    private SessionListView() {
+    }
+
+    public static List<String> render(List<RichSession> rows, Times times) {
+        if (rows.isEmpty()) {
+            return List.of("No sessions.");
+        }
+        Table table = Table.withHeaders("ID", "TITLE", "SOURCE", "MSGS", "STARTED", "LAST ACTIVE", "PREVIEW")
+                .alignRight(3)
+                .maxWidth(1, 30)
+                .maxWidth(6, 48);
+        boolean anyChain = false;
+        for (RichSession row : rows) {
+            Session session = row.session();
+            boolean chain = row.lineageRootId() != null;
+            anyChain |= chain;
+            String title = session.title() == null ? "-" : session.title();
+            table.row(session.id(), chain ? CHAIN_MARK + title : title, session.source(), session.messageCount(),
+                    times.absolute(session.startedAt()), times.relative(row.lastActive()), row.preview());
+        }
+        List<String> lines = new ArrayList<>(table.lines());
+        if (anyChain) {
+            lines.add("");
+            lines.add(CHAIN_MARK + "= a compression chain, shown as its newest session (started = when the chain began; "
+                    + "see it whole with: sessions lineage ID)");
+        }
+        return lines;
+    }
+}

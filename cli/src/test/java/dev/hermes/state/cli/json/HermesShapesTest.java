@@ -1,0 +1,91 @@
+package dev.hermes.state.cli.json;
+
+import dev.hermes.state.core.Message;
+import dev.hermes.state.core.RichSession;
+import dev.hermes.state.core.Session;
+import dev.hermes.state.core.SessionExport;
+import dev.hermes.state.core.lineage.LineageNode;
+import dev.hermes.state.core.search.SearchHit;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+class HermesShapesTest {
+    private static final Instant STARTED = Instant.ofEpochSecond(1773133200L, 123_456_000);
+    private static final List<String> SESSION_COLUMNS = List.of("id", "source", "user_id", "model", "model_config",
+            "system_prompt", "parent_session_id", "started_at", "ended_at", "end_reason", "message_count",
+            "tool_call_count", "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens",
+            "reasoning_tokens", "billing_provider", "billing_base_url", "billing_mode", "estimated_cost_usd",
+            "actual_cost_usd", "cost_status", "cost_source", "pricing_version", "title");
+    private static final List<String> MESSAGE_COLUMNS = List.of("id", "session_id", "role", "content", "tool_call_id",
+            "tool_calls", "tool_name", "timestamp", "token_count", "finish_reason", "reasoning", "reasoning_details",
+            "codex_reasoning_items");
+
+    static Session session(String id, String title) {
+        return new Session(id, "cli", null, "gpt", "{\"temperature\": 0}", "be brief", null, STARTED, null, null,
+                5, 2, 1137, 241, 0, 0, 0, null, null, null, 0.0123, null, "estimated", null, null, title);
+    }
+
+    static Message message() {
+        return new Message(3, "s1", "assistant", "", null, List.of(Map.of("id", "call_1")), null, STARTED,
+                null, "tool_calls", "thinking", "[{\"type\": \"summary\"}]", null);
+    }
+
+    @Test
+    void aSessionHasEveryColumnWithHermesKeys() {
+        Map<String, Object> row = HermesShapes.session(session("s1", "my project"));
+        assertEquals(SESSION_COLUMNS, List.copyOf(row.keySet()));
+        assertEquals("{\"temperature\": 0}", row.get("model_config"), "JSON columns stay text, as Hermes returns them");
+        assertEquals(STARTED, row.get("started_at"));
+        assertNull(row.get("ended_at"));
+        assertEquals(1137L, row.get("input_tokens"));
+    }
+
+    @Test
+    void aMessageHasEveryColumnWithToolCallsDecodedAndReasoningDetailsAsText() {
+        Map<String, Object> row = HermesShapes.message(message());
+        assertEquals(MESSAGE_COLUMNS, List.copyOf(row.keySet()));
+        assertEquals(List.of(Map.of("id", "call_1")), row.get("tool_calls"));
+        assertEquals("[{\"type\": \"summary\"}]", row.get("reasoning_details"));
+    }
+
+    @Test
+    void aRichRowAddsPreviewLastActiveAndLineageRoot() {
+        Map<String, Object> row = HermesShapes.rich(new RichSession(session("tip", "my project #4"), "Deploy it",
+                STARTED.plusSeconds(60), "root"));
+        assertEquals(SESSION_COLUMNS.size() + 3, row.size());
+        assertEquals("Deploy it", row.get("preview"));
+        assertEquals(STARTED.plusSeconds(60), row.get("last_active"));
+        assertEquals("root", row.get("_lineage_root_id"));
+        assertNull(HermesShapes.rich(new RichSession(session("s", null), "", STARTED, null)).get("_lineage_root_id"));
+    }
+
+    @Test
+    void aSearchHitHasHermesKeysAndItsContext() {
+        SearchHit hit = new SearchHit(30, "s1", "user", "how do I >>>docker<<<", STARTED, null, "cli", "gpt", STARTED,
+                List.of(new SearchHit.ContextMessage("user", "how do I docker"), new SearchHit.ContextMessage("assistant", null)));
+        Map<String, Object> row = HermesShapes.hit(hit);
+        assertEquals(List.of("id", "session_id", "role", "snippet", "timestamp", "tool_name", "source", "model",
+                "session_started", "context"), List.copyOf(row.keySet()));
+        assertEquals("{\"role\":\"assistant\",\"content\":null}", Json.toJson(((List<?>) row.get("context")).get(1)));
+    }
+
+    @Test
+    void anExportIsTheSessionPlusItsMessages() {
+        Map<String, Object> row = HermesShapes.export(new SessionExport(session("s1", null), List.of(message())));
+        assertEquals(SESSION_COLUMNS.size() + 1, row.size());
+        assertEquals(1, ((List<?>) row.get("messages")).size());
+    }
+
+    @Test
+    void aLineageNodeIsTheSessionPlusItsDepth() {
+        Map<String, Object> row = HermesShapes.lineageNode(new LineageNode(session("s1", null), 2));
+        assertEquals(2, row.get("depth"));
+        assertEquals("s1", row.get("id"));
+    }
+}
