@@ -2,6 +2,7 @@ package dev.hermes.state.cli;
 
 import dev.hermes.state.HermesStateException;
 import dev.hermes.state.InvalidArgumentException;
+import dev.hermes.state.SchemaTooNewException;
 import dev.hermes.state.StateIOException;
 import dev.hermes.state.cli.command.BenchCommand;
 import dev.hermes.state.cli.command.DemoCommand;
@@ -31,7 +32,11 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 
 /**
  * The {@code hermes-state} command: the global options, the subcommands, and the rules every
@@ -47,15 +52,20 @@ import java.util.concurrent.Callable;
                         + "keeps every session, its messages and a full-text index. Safe to use while the agent runs.",
                 "",
                 "Start with:  hermes-state demo"},
-        subcommands = {
-                MigrateCommand.class, StatusCommand.class, SessionsCommand.class, SearchCommand.class,
-                StatsCommand.class, RpcCommand.class, DemoCommand.class, BenchCommand.class,
-                CommandLine.HelpCommand.class},
         footer = {"", "Exit codes: 0 success, 1 error (message on stderr), 2 bad usage."})
 public final class HermesStateCli implements Callable<Integer> {
     public static final int OK = 0;
     public static final int USER_ERROR = 1;
     public static final int USAGE = 2;
+
+    /**
+     * The subcommands, in the order the help lists them. Picocli reflects over a command's annotations
+     * when it is registered, which costs start-up time; {@link #run} registers only the one being run.
+     */
+    private static final Map<String, Supplier<Object>> COMMANDS = commands();
+
+    /** The global options that take a value (to find the subcommand's name among the arguments). */
+    private static final Set<String> OPTIONS_WITH_VALUE = Set.of("--db", "--color");
 
     /** How much of an error the command prints: a stack trace only when asked for. */
     private static final String DEBUG_ENV = "HERMES_STATE_DEBUG";
@@ -106,7 +116,14 @@ public final class HermesStateCli implements Callable<Integer> {
         System.setProperty("org.jooq.no-logo", "true");
         System.setProperty("org.jooq.no-tips", "true");
         HermesStateCli cli = new HermesStateCli(in, out, err);
-        CommandLine commandLine = new CommandLine(cli)
+        CommandLine commandLine = new CommandLine(cli);
+        String wanted = commandName(args);
+        COMMANDS.forEach((name, command) -> {
+            if (wanted == null || wanted.equals(name)) {
+                commandLine.addSubcommand(name, command.get());
+            }
+        });
+        commandLine
                 .setCaseInsensitiveEnumValuesAllowed(true)
                 .setOut(new PrintWriter(out, true, StandardCharsets.UTF_8))
                 .setErr(new PrintWriter(err, true, StandardCharsets.UTF_8))
@@ -114,6 +131,37 @@ public final class HermesStateCli implements Callable<Integer> {
         int exitCode = commandLine.execute(args);
         out.flush();
         return exitCode;
+    }
+
+    private static Map<String, Supplier<Object>> commands() {
+        Map<String, Supplier<Object>> commands = new LinkedHashMap<>();
+        commands.put("migrate", MigrateCommand::new);
+        commands.put("status", StatusCommand::new);
+        commands.put("sessions", SessionsCommand::new);
+        commands.put("search", SearchCommand::new);
+        commands.put("stats", StatsCommand::new);
+        commands.put("rpc", RpcCommand::new);
+        commands.put("demo", DemoCommand::new);
+        commands.put("bench", BenchCommand::new);
+        commands.put("help", CommandLine.HelpCommand::new);
+        return commands;
+    }
+
+    /**
+     * The subcommand the arguments name (the first word that is neither an option nor an option's
+     * value), or null when there is none or it is not a known command: then every command is
+     * registered, for the usage help and picocli's suggestions.
+     */
+    static String commandName(String[] args) {
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (OPTIONS_WITH_VALUE.contains(arg)) {
+                i++;
+            } else if (!arg.startsWith("-")) {
+                return COMMANDS.containsKey(arg) && !"help".equals(arg) ? arg : null;
+            }
+        }
+        return null;
     }
 
     /** {@code hermes-state} alone: the usage help, as a usage error. */
@@ -127,7 +175,9 @@ public final class HermesStateCli implements Callable<Integer> {
     private int report(Exception failure) {
         out.flush();
         String message;
-        if (failure instanceof HermesStateException typed) {
+        if (failure instanceof SchemaTooNewException tooNew) {
+            message = tooNew.getMessage().replaceFirst("\\.?$", "") + " (--read-only).";
+        } else if (failure instanceof HermesStateException typed) {
             message = typed.getMessage();
         } else if (failure instanceof UncheckedIOException io) {
             message = "I/O error: " + io.getCause().getMessage();

@@ -255,7 +255,7 @@ public final class SessionsCommand implements Callable<Integer> {
             cli.printJson(document);
         } else {
             cli.out().println("Pruned " + pruned + (pruned == 1 ? " session" : " sessions") + " ended and started more than "
-                    + days + " days ago" + (source == null ? "" : " (source " + source + ")")
+                    + Json.pythonFloat(days).replaceAll("\\.0$", "") + " days ago" + (source == null ? "" : " (source " + source + ")")
                     + (vacuum ? "; reclaimed " + Times.bytes(reclaimed) : ""));
         }
         return HermesStateCli.OK;

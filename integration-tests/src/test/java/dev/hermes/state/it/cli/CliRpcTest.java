@@ -1,0 +1,219 @@
+package dev.hermes.state.it.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * One {@code hermes-state rpc} process driven line by line through a whole scripted session, every
+ * response checked; then end of input ends the process with exit code 0.
+ */
+class CliRpcTest {
+    @TempDir
+    Path dir;
+
+    private Process process;
+    private BufferedWriter requests;
+    private BufferedReader responses;
+    private Path stderr;
+
+    @AfterEach
+    void stop() {
+        if (process != null && process.isAlive()) {
+            process.destroyForcibly();
+        }
+    }
+
+    private void start(Path db) throws IOException {
+        stderr = dir.resolve("rpc.err");
+        process = new Cli(dir).builder(Cli.command(List.of(), "--db", db.toString(), "rpc"))
+                .redirectError(stderr.toFile()).start();
+        requests = new BufferedWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8));
+        responses = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    }
+
+    /** Sends one raw line and reads the one response line. */
+    private JsonNode sendLine(String line) throws IOException {
+        requests.write(line);
+        requests.write('\n');
+        requests.flush();
+        String response = responses.readLine();
+        assertNotNull(response, "a response to " + line + "; stderr: " + Files.readString(stderr));
+        return Cli.JSON.readTree(response);
+    }
+
+    private JsonNode call(Object id, String method, Map<String, ?> params) throws IOException {
+        ObjectNode request = Cli.JSON.createObjectNode();
+        request.set("id", Cli.JSON.valueToTree(id));
+        request.put("method", method);
+        request.set("params", Cli.JSON.valueToTree(params));
+        JsonNode response = sendLine(Cli.JSON.writeValueAsString(request));
+        assertEquals(Cli.JSON.valueToTree(id), response.get("id"), "the id is echoed as given: " + response);
+        return response;
+    }
+
+    /** The result of a call that must succeed. */
+    private JsonNode result(Object id, String method, Map<String, ?> params) throws IOException {
+        JsonNode response = call(id, method, params);
+        assertFalse(response.has("error"), method + " failed: " + response);
+        assertTrue(response.has("result"), response.toString());
+        return response.get("result");
+    }
+
+    /** The error of a call that must fail. */
+    private JsonNode error(Object id, String method, Map<String, ?> params) throws IOException {
+        JsonNode response = call(id, method, params);
+        assertFalse(response.has("result"), method + " should fail: " + response);
+        return response.get("error");
+    }
+
+    private static List<String> keys(JsonNode node) {
+        List<String> keys = new ArrayList<>();
+        node.fieldNames().forEachRemaining(keys::add);
+        return keys;
+    }
+
+    @Test
+    void aScriptedSessionThroughOneProcess() throws Exception {
+        start(dir.resolve("rpc").resolve("state.db"));
+
+        // sessions
+        assertEquals("s1", result(1, "create_session", Map.of("session_id", "s1", "source", "cli",
+                "model", "anthropic/claude-sonnet-4", "model_config", Map.of("temperature", 0.2),
+                "system_prompt", "You are Hermes.")).asText());
+        assertEquals("s1", result("two", "create_session", Map.of("session_id", "s1", "source", "telegram")).asText(),
+                "insert-or-ignore: the first row wins");
+        assertTrue(result(3, "ensure_session", Map.of("session_id", "s2")).isNull());
+
+        // messages, with tool calls and reasoning
+        long user = result(4, "append_message", Map.of("session_id", "s1", "role", "user",
+                "content", "Hello 你好 🚀 数据库迁移问题")).asLong();
+        List<Map<String, Object>> toolCalls = List.of(
+                Map.of("id", "call_1", "type", "function", "function", Map.of("name", "terminal", "arguments", "{\"command\": \"ls\"}")),
+                Map.of("id", "call_2", "type", "function", "function", Map.of("name", "read_file", "arguments", "{\"path\": \"a.md\"}")));
+        long assistant = result(5, "append_message", Map.of("session_id", "s1", "role", "assistant", "content", "",
+                "tool_calls", toolCalls, "reasoning", "Look around first.", "finish_reason", "tool_calls",
+                "reasoning_details", List.of(Map.of("type", "reasoning.summary", "summary", "look")))).asLong();
+        long tool = result(6, "append_message", Map.of("session_id", "s1", "role", "tool", "content", "a.md b.md",
+                "tool_name", "terminal", "tool_call_id", "call_1")).asLong();
+        assertTrue(user < assistant && assistant < tool, "ids grow");
+        assertEquals("constraint_violation", error(7, "append_message", Map.of("session_id", "nope", "role", "user",
+                "content", "x")).get("type").asText(), "unknown session");
+
+        JsonNode session = result(8, "get_session", Map.of("session_id", "s1"));
+        assertEquals(CliReadCommandsTest.SESSION_KEYS, keys(session));
+        assertEquals("cli", session.get("source").asText());
+        assertEquals(3, session.get("message_count").asInt());
+        assertEquals(2, session.get("tool_call_count").asInt(), "two tool calls; the tool message adds none");
+        assertEquals(Map.of("temperature", 0.2), Cli.JSON.readValue(session.get("model_config").asText(), Map.class),
+                "model_config is JSON text, as Hermes returns it");
+        assertTrue(session.get("started_at").isFloatingPointNumber());
+        assertTrue(result(9, "get_session", Map.of("session_id", "missing")).isNull());
+
+        JsonNode messages = result(10, "get_messages", Map.of("session_id", "s1"));
+        assertEquals(3, messages.size());
+        assertEquals(List.of("id", "session_id", "role", "content", "tool_call_id", "tool_calls", "tool_name",
+                "timestamp", "token_count", "finish_reason", "reasoning", "reasoning_details", "codex_reasoning_items"),
+                keys(messages.get(0)));
+        assertEquals(Cli.JSON.valueToTree(toolCalls), messages.get(1).get("tool_calls"), "decoded");
+        assertTrue(messages.get(1).get("reasoning_details").isTextual(), "stays JSON text in get_messages");
+        JsonNode conversation = result(11, "get_messages_as_conversation", Map.of("session_id", "s1"));
+        assertEquals(List.of("role", "content"), keys(conversation.get(0)));
+        assertEquals("Look around first.", conversation.get(1).get("reasoning").asText());
+        assertEquals("reasoning.summary", conversation.get(1).get("reasoning_details").get(0).get("type").asText(), "decoded");
+        assertEquals(Cli.JSON.valueToTree(toolCalls), conversation.get(1).get("tool_calls"));
+        assertEquals("call_1", conversation.get(2).get("tool_call_id").asText());
+        assertEquals("terminal", conversation.get(2).get("tool_name").asText());
+        assertEquals(3, result(12, "message_count", Map.of()).asInt());
+
+        // titles, including the duplicate
+        assertEquals("my rpc project", result(13, "sanitize_title", Map.of("title", "  my\u200B rpc\tproject ")).asText());
+        assertTrue(result(14, "set_session_title", Map.of("session_id", "s1", "title", "my rpc project")).asBoolean());
+        JsonNode duplicate = error(15, "set_session_title", Map.of("session_id", "s2", "title", "my rpc project"));
+        assertEquals("invalid_argument", duplicate.get("type").asText());
+        assertEquals("Title 'my rpc project' is already in use by session s1", duplicate.get("message").asText());
+        assertEquals("Title too long (101 chars, max 100)", error(16, "set_session_title",
+                Map.of("session_id", "s2", "title", "x".repeat(101))).get("message").asText());
+        assertFalse(result(17, "set_session_title", Map.of("session_id", "ghost", "title", "t")).asBoolean());
+        assertEquals("my rpc project #2", result(18, "get_next_title_in_lineage", Map.of("base_title", "my rpc project")).asText());
+        assertEquals("s1", result(19, "resolve_session_by_title", Map.of("title", "my rpc project")).asText());
+        assertEquals("my rpc project", result(20, "get_session_title", Map.of("session_id", "s1")).asText());
+
+        // search, including a Chinese word inside a longer run
+        JsonNode hits = result(21, "search_messages", Map.of("query", "hello"));
+        assertEquals(1, hits.size());
+        assertEquals(user, hits.get(0).get("id").asLong());
+        assertEquals("s1", hits.get(0).get("session_id").asText());
+        assertEquals("cli", hits.get(0).get("source").asText());
+        assertTrue(hits.get(0).get("snippet").asText().contains(">>>Hello<<<"), hits.toString());
+        assertEquals(2, hits.get(0).get("context").size(), "the hit and the next message");
+        JsonNode chinese = result(22, "search_messages", Map.of("query", "迁移"));
+        assertEquals(1, chinese.size(), chinese.toString());
+        assertEquals(user, chinese.get(0).get("id").asLong());
+        assertEquals(0, result(23, "search_messages", Map.of("query", "hello", "source_filter", List.of())).size(),
+                "an empty source filter matches nothing, as in Hermes");
+
+        // listing
+        JsonNode rows = result(24, "list_sessions_rich", Map.of());
+        assertEquals(List.of("s2", "s1"), Cli.ids(rows), "newest first");
+        assertEquals("Hello 你好 🚀 数据库迁移问题", rows.get(1).get("preview").asText());
+        assertEquals("", rows.get(0).get("preview").asText());
+        assertEquals(2, result(25, "search_sessions", Map.of("limit", 5)).size());
+        assertEquals(2, result(26, "session_count", Map.of()).asInt());
+
+        // a malformed line and an unknown method get errors; the loop goes on
+        JsonNode malformed = sendLine("{\"id\": 27, \"method\": \"session_count\"");
+        assertTrue(malformed.get("id").isNull());
+        assertEquals("invalid_argument", malformed.get("error").get("type").asText());
+        assertEquals("unknown_method", error(28, "drop_all_tables", Map.of()).get("type").asText());
+        assertEquals("invalid_argument", error(29, "get_session", Map.of("id", "s1")).get("type").asText());
+
+        // export, delete, prune
+        JsonNode export = result(30, "export_session", Map.of("session_id", "s1"));
+        assertEquals(3, export.get("messages").size());
+        assertEquals("my rpc project", export.get("title").asText());
+        assertEquals(2, result(31, "export_all", Map.of()).size());
+        assertTrue(result(32, "delete_session", Map.of("session_id", "s2")).asBoolean());
+        assertFalse(result(33, "delete_session", Map.of("session_id", "s2")).asBoolean());
+        assertTrue(result(34, "end_session", Map.of("session_id", "s1", "end_reason", "cli_close")).isNull());
+        assertEquals("s1", result(35, "get_compression_tip", Map.of("session_id", "s1")).asText());
+        assertEquals(1, result(36, "prune_sessions", Map.of("older_than_days", 0)).asInt());
+        assertEquals(0, result(37, "session_count", Map.of()).asInt());
+
+        // end of input ends the process cleanly
+        requests.close();
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, process.exitValue());
+        assertEquals(null, responses.readLine(), "nothing after the last response");
+        assertEquals("", Files.readString(stderr));
+    }
+
+    @Test
+    void closeEndsTheSession() throws Exception {
+        start(dir.resolve("state.db"));
+        assertEquals(0, result("a", "session_count", Map.of()).asInt());
+        assertTrue(result("b", "close", Map.of()).isNull());
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, process.exitValue());
+    }
+}

@@ -1,0 +1,195 @@
+package dev.hermes.state.it.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hermes.state.it.Fixtures;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+
+import static dev.hermes.state.it.cli.CliReadCommandsTest.DELEGATE;
+import static dev.hermes.state.it.cli.CliReadCommandsTest.L2;
+import static dev.hermes.state.it.cli.CliReadCommandsTest.ROOT;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The commands that change a file, as real processes on copies of the fixtures. */
+class CliWriteCommandsTest {
+    @TempDir
+    Path dir;
+
+    private Cli cli() {
+        return new Cli(dir);
+    }
+
+    @Test
+    void migrateAdoptsEveryPythonVersionAndIsThenUpToDate() {
+        Cli cli = cli();
+        for (String fixture : List.of("state-v1.db", "state-v2.db", "state-v3-foreign.db", "state-v4.db", "state-v5.db")) {
+            String db = Fixtures.copy(fixture, dir).toString();
+            JsonNode before = cli.run("--db", db, "--json", "status").ok().json();
+            assertFalse(before.get("up_to_date").asBoolean(), fixture);
+            assertEquals(0, before.get("applied").size(), fixture);
+            assertEquals(30, before.get("sessions").asInt(), fixture);
+            assertEquals(95, before.get("messages").asInt(), fixture);
+
+            JsonNode migrated = cli.run("--db", db, "--json", "migrate").ok().json();
+            assertEquals(6, migrated.get("to_version").asInt(), fixture);
+            assertFalse(migrated.get("up_to_date").asBoolean(), fixture);
+
+            JsonNode after = cli.run("--db", db, "--json", "status").ok().json();
+            assertTrue(after.get("up_to_date").asBoolean(), fixture + ": " + after);
+            assertEquals(6, after.get("schema_version").asInt());
+            assertEquals(0, after.get("pending").size());
+            assertEquals("wal", after.get("journal_mode").asText());
+            assertEquals(95, after.get("messages").asInt(), "data untouched");
+        }
+        String db = dir.resolve("state-v5.db").toString();
+        List<String> again = cli.run("--db", db, "migrate").ok().lines();
+        assertTrue(again.get(0).startsWith(db + ": already up to date at schema version 6; nothing to do"), again.get(0));
+    }
+
+    @Test
+    void statusNeverWritesAndShowsWhatIsPending() {
+        Path db = Fixtures.copy("state-v2.db", dir);
+        String before = Fixtures.sha256(db);
+        List<String> lines = cli().run("--db", db.toString(), "status").ok().lines();
+        assertTrue(lines.get(0).matches("File +" + db + " {2}\\(260\\.0 KB, -wal 0 B\\)"), lines.get(0));
+        assertTrue(lines.get(1).matches("Schema +version 2 of 6: not yet adopted by hermes-state.*"), lines.get(1));
+        assertTrue(lines.contains("Journal mode  delete"), String.join("\n", lines));
+        assertTrue(lines.stream().anyMatch(line -> line.matches("Pending +v1 \\(\\d+ steps\\), v2 .*v6 .*")), String.join("\n", lines));
+        assertTrue(lines.contains("Sessions      30"), String.join("\n", lines));
+        assertEquals(before, Fixtures.sha256(db));
+        assertFalse(Files.exists(Path.of(db + "-wal")));
+    }
+
+    @Test
+    void migrateDryRunPrintsTheSqlAndChangesNothing() {
+        Path db = Fixtures.copy("state-v2.db", dir);
+        String before = Fixtures.sha256(db);
+        String out = cli().run("--db", db.toString(), "migrate", "--dry-run").ok().out();
+        assertTrue(out.contains("ALTER TABLE sessions ADD COLUMN title TEXT;"), out);
+        assertTrue(out.contains("CREATE UNIQUE INDEX"), out);
+        assertTrue(out.contains("ALTER TABLE messages ADD COLUMN reasoning TEXT;"), out);
+        assertTrue(out.contains(": dry run, nothing written; would go from schema version 2 to 6"), out);
+        assertEquals(before, Fixtures.sha256(db));
+
+        Path fresh = dir.resolve("new").resolve("state.db");
+        String plan = cli().run("--db", fresh.toString(), "migrate", "--dry-run").ok().out();
+        assertTrue(plan.contains("CREATE TABLE"), plan);
+        assertFalse(Files.exists(fresh), "a dry run creates nothing");
+    }
+
+    @Test
+    void migrateCreatesANewOwnerOnlyFile() throws Exception {
+        Path db = dir.resolve("fresh").resolve("state.db");
+        JsonNode created = cli().run("--db", db.toString(), "--json", "migrate").ok().json();
+        assertTrue(created.get("created").asBoolean());
+        assertEquals(6, created.get("to_version").asInt());
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(db)));
+        assertEquals(0, cli().run("--db", db.toString(), "--json", "stats").ok().json().get("sessions").asInt());
+    }
+
+    @Test
+    void renameEndAndDeleteChangeOneSession() {
+        Cli cli = cli();
+        String db = Fixtures.copy("state-v6.db", dir).toString();
+        JsonNode renamed = cli.run("--db", db, "--json", "sessions", "rename", "20260311_1335", "  Trip\u200B  planning ").ok().json();
+        assertEquals("20260311_133505_e8449c", renamed.get("session_id").asText());
+        assertEquals("Trip planning", renamed.get("title").asText(), "sanitized like Hermes");
+        assertTrue(renamed.get("previous_title").isNull());
+        assertEquals("Renamed 20260311_133505_e8449c: 'Trip planning' → 'Trip plans'",
+                cli.run("--db", db, "sessions", "rename", "20260311_133505_e8449c", "Trip plans").ok().lines().get(0));
+        assertEquals("Cleared the title of 20260311_133505_e8449c (was 'Trip plans')",
+                cli.run("--db", db, "sessions", "rename", "20260311_133505_e8449c", "").ok().lines().get(0));
+
+        JsonNode ended = cli.run("--db", db, "--json", "sessions", "end", "20260311_101426_eb04fb", "user_exit").ok().json();
+        assertTrue(ended.get("ended").asBoolean());
+        assertEquals("user_exit", ended.get("end_reason").asText());
+        assertTrue(ended.get("ended_at").isFloatingPointNumber());
+        String again = cli.run("--db", db, "sessions", "end", "20260311_101426_eb04fb", "other").ok().lines().get(0);
+        assertTrue(again.startsWith("20260311_101426_eb04fb was already ended "), again);
+        assertTrue(again.endsWith("(user_exit); left unchanged"), again);
+
+        JsonNode deleted = cli.run("--db", db, "--json", "sessions", "delete", ROOT).ok().json();
+        assertTrue(deleted.get("deleted").asBoolean());
+        assertEquals(5, deleted.get("messages_deleted").asInt());
+        assertEquals(2, deleted.get("children_orphaned").asInt(), "the delegate and the first continuation");
+        JsonNode lineage = cli.run("--db", db, "--json", "sessions", "lineage", L2).ok().json();
+        assertEquals(L2, lineage.get("root_id").asText(), "a child of a deleted session becomes a root");
+        JsonNode stats = cli.run("--db", db, "--json", "stats").ok().json();
+        assertEquals(29, stats.get("sessions").asInt());
+        assertEquals(90, stats.get("messages").asInt());
+        assertTrue(cli.run("--db", db, "--json", "sessions", "lineage", DELEGATE).ok().json().get("sessions").size() == 1);
+    }
+
+    @Test
+    void pruneDryRunListsAndPruneDeletesOnlyEndedSessions() {
+        Cli cli = cli();
+        Path db = Fixtures.copy("state-v6.db", dir);
+        cli.run("--db", db.toString(), "migrate").ok();
+        String before = Fixtures.sha256(db);
+        JsonNode plan = cli.run("--db", db.toString(), "--json", "sessions", "prune", "--older-than", "0", "--dry-run").ok().json();
+        assertTrue(plan.get("dry_run").asBoolean());
+        assertEquals(19, plan.get("would_delete").asInt(), "the ended sessions of the fixture");
+        plan.get("sessions").forEach(session -> assertFalse(session.get("ended_at").isNull(), session.toString()));
+        List<String> lines = cli.run("--db", db.toString(), "sessions", "prune", "--older-than", "0", "--dry-run",
+                "--source", "telegram").ok().lines();
+        assertEquals("Dry run: would delete 4 sessions and 11 messages; nothing was changed.", lines.get(lines.size() - 1));
+        assertEquals(before, Fixtures.sha256(db), "a dry run writes nothing");
+
+        assertEquals("Pruned 4 sessions ended and started more than 0 days ago (source telegram)",
+                cli.run("--db", db.toString(), "sessions", "prune", "--older-than", "0", "--source", "telegram").ok().lines().get(0));
+        JsonNode pruned = cli.run("--db", db.toString(), "--json", "sessions", "prune", "--older-than", "0", "--vacuum").ok().json();
+        assertEquals(15, pruned.get("deleted").asInt(), "the other ended sessions");
+        assertTrue(pruned.get("reclaimed_bytes").asLong() >= 0, pruned.toString());
+        JsonNode left = cli.run("--db", db.toString(), "--json", "sessions", "list", "--all", "--limit", "50").ok().json();
+        assertEquals(11, left.size(), "live sessions are never pruned");
+        left.forEach(session -> assertTrue(session.get("ended_at").isNull(), session.toString()));
+    }
+
+    @Test
+    void exportStreamsOneSessionPerLine() throws Exception {
+        Cli cli = cli();
+        String db = Fixtures.copy("state-v6.db", dir).toString();
+        Path out = dir.resolve("export.jsonl");
+        assertEquals("Exported 30 sessions (95 messages) to " + out,
+                cli.run("--db", db, "sessions", "export", "--out", out.toString()).ok().lines().get(0));
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(out)));
+        List<String> lines = Files.readAllLines(out, StandardCharsets.UTF_8);
+        assertEquals(30, lines.size());
+        int messages = 0;
+        List<String> ids = new ArrayList<>();
+        for (String line : lines) {
+            JsonNode session = Cli.JSON.readTree(line);
+            ids.add(session.get("id").asText());
+            messages += session.get("messages").size();
+            if (session.get("id").asText().equals("20260312_091723_9a58a3")) {
+                String big = null;
+                for (JsonNode message : session.get("messages")) {
+                    if (message.get("id").asLong() == 55) {
+                        big = message.get("content").asText();
+                    }
+                }
+                assertTrue(big != null && big.length() == 102_400 && big.endsWith("ENDMARKER_7f3a"), "message 55 whole");
+            }
+        }
+        assertEquals(95, messages);
+        assertEquals(30, ids.stream().distinct().count());
+        assertEquals("20260315_124812_eeef83", ids.get(0), "newest first");
+
+        List<String> one = cli.run("--db", db, "sessions", "export", "my project").ok().lines();
+        assertEquals(1, one.size());
+        assertEquals("20260310_135900_0957cb", Cli.JSON.readTree(one.get(0)).get("id").asText());
+        List<String> telegram = cli.run("--db", db, "sessions", "export", "--source", "telegram").ok().lines();
+        assertEquals(6, telegram.size());
+        assertNotEquals(lines.get(0), telegram.get(0));
+    }
+}
