@@ -22,7 +22,7 @@ public final class SessionListView {
         Table table = Table.withHeaders("ID", "TITLE", "SOURCE", "MSGS", "STARTED", "LAST ACTIVE", "PREVIEW")
                 .alignRight(3)
                 .maxWidth(1, 30)
-                .maxWidth(6, 48);
+                .maxWidth(6, 63);  // Hermes' previews are at most 63 characters
         boolean anyChain = false;
         for (RichSession row : rows) {
             Session session = row.session();
