@@ -34,32 +34,34 @@ class CliWriteCommandsTest {
         Cli cli = cli();
         for (String fixture : List.of("state-v1.db", "state-v2.db", "state-v3-foreign.db", "state-v4.db", "state-v5.db")) {
             String db = Fixtures.copy(fixture, dir).toString();
-            JsonNode before = cli.run("--db", db, "--json", "status").ok().json();
-            assertFalse(before.get("up_to_date").asBoolean(), fixture);
-            assertEquals(0, before.get("applied").size(), fixture);
-            assertEquals(30, before.get("sessions").asInt(), fixture);
-            assertEquals(95, before.get("messages").asInt(), fixture);
-
             JsonNode migrated = cli.run("--db", db, "--json", "migrate").ok().json();
             assertEquals(6, migrated.get("to_version").asInt(), fixture);
             assertFalse(migrated.get("up_to_date").asBoolean(), fixture);
-
-            JsonNode after = cli.run("--db", db, "--json", "status").ok().json();
-            assertTrue(after.get("up_to_date").asBoolean(), fixture + ": " + after);
-            assertEquals(6, after.get("schema_version").asInt());
-            assertEquals(0, after.get("pending").size());
-            assertEquals("wal", after.get("journal_mode").asText());
-            assertEquals(95, after.get("messages").asInt(), "data untouched");
+            assertFalse(migrated.get("created").asBoolean(), fixture);
+            assertTrue(migrated.get("changes").size() > 0, fixture);
         }
-        String db = dir.resolve("state-v5.db").toString();
-        List<String> again = cli.run("--db", db, "migrate").ok().lines();
-        assertTrue(again.get(0).startsWith(db + ": already up to date at schema version 6; nothing to do"), again.get(0));
+        String foreign = dir.resolve("state-v3-foreign.db").toString();
+        JsonNode after = cli.run("--db", foreign, "--json", "status").ok().json();
+        assertTrue(after.get("up_to_date").asBoolean(), after.toString());
+        assertEquals(6, after.get("schema_version").asInt());
+        assertEquals(0, after.get("pending").size());
+        assertEquals("wal", after.get("journal_mode").asText());
+        assertEquals(30, after.get("sessions").asInt(), "data untouched");
+        assertEquals(95, after.get("messages").asInt(), "data untouched");
+        List<String> again = cli.run("--db", foreign, "migrate").ok().lines();
+        assertTrue(again.get(0).startsWith(foreign + ": already up to date at schema version 6; nothing to do"), again.get(0));
     }
 
     @Test
     void statusNeverWritesAndShowsWhatIsPending() {
         Path db = Fixtures.copy("state-v2.db", dir);
         String before = Fixtures.sha256(db);
+        JsonNode status = cli().run("--db", db.toString(), "--json", "status").ok().json();
+        assertEquals(2, status.get("schema_version").asInt());
+        assertFalse(status.get("up_to_date").asBoolean());
+        assertEquals(0, status.get("applied").size());
+        assertEquals(30, status.get("sessions").asInt());
+        assertEquals(95, status.get("messages").asInt());
         List<String> lines = cli().run("--db", db.toString(), "status").ok().lines();
         assertTrue(lines.get(0).matches("File +" + db + " {2}\\(260\\.0 KB, -wal 0 B\\)"), lines.get(0));
         assertTrue(lines.get(1).matches("Schema +version 2 of 6: not yet adopted by hermes-state.*"), lines.get(1));
