@@ -260,19 +260,19 @@ public final class HermesStateCli implements Callable<Integer> {
      * file takes the migrator's fast path and Liquibase is not started).
      */
     public StateRepository openExisting() {
-        Path path = existing(dbPath());
+        Path path = requireExisting(dbPath());
         return readOnly ? StateRepository.openReadOnly(path) : StateRepository.open(path);
     }
 
     /** Opens an existing store for a command that changes it; refuses {@code --read-only}. */
     public StateRepository openForChange(String command) {
         refuseReadOnly(command);
-        return StateRepository.open(existing(dbPath()));
+        return StateRepository.open(requireExisting(dbPath()));
     }
 
     /** Opens the store, creating a new file when there is none (unless {@code --read-only}). */
     public StateRepository openOrCreate(Path path) {
-        return readOnly ? StateRepository.openReadOnly(existing(path)) : StateRepository.open(path);
+        return readOnly ? StateRepository.openReadOnly(requireExisting(path)) : StateRepository.open(path);
     }
 
     public void refuseReadOnly(String command) {
@@ -281,7 +281,8 @@ public final class HermesStateCli implements Callable<Integer> {
         }
     }
 
-    private static Path existing(Path path) {
+    /** The path, if a file is there; else a clear error saying how to create one. */
+    public static Path requireExisting(Path path) {
         if (!Files.exists(path)) {
             throw new StateIOException("No database file at " + path.toAbsolutePath()
                     + " (create one with: hermes-state --db " + path + " migrate)");

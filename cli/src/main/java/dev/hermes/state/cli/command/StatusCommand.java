@@ -1,6 +1,5 @@
 package dev.hermes.state.cli.command;
 
-import dev.hermes.state.StateIOException;
 import dev.hermes.state.cli.HermesStateCli;
 import dev.hermes.state.cli.text.Table;
 import dev.hermes.state.cli.text.Times;
@@ -15,7 +14,6 @@ import org.jooq.impl.DSL;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.ArrayList;
@@ -45,11 +43,7 @@ public final class StatusCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Path file = cli.dbPath();
-        if (!Files.exists(file)) {
-            throw new StateIOException("No database file at " + file.toAbsolutePath()
-                    + " (create one with: hermes-state --db " + file + " migrate)");
-        }
+        Path file = HermesStateCli.requireExisting(cli.dbPath());
         SchemaStatus status = Migrator.create().status(file);
         Counts counts = count(file);
         if (cli.json()) {
