@@ -89,23 +89,31 @@ final class Cli {
     }
 
     /**
-     * The JVM options the root script {@code ./hermes-state} uses for short commands (the class-data
-     * archive when the build made a fresh one, the quick-start JIT and collector, JVM logging off
-     * stdout): the tests run the command the way users do, and start faster.
+     * The JVM options the root script {@code ./hermes-state} uses (the class-data archive and the
+     * SQLite library the build put beside a fresh jar, the quick-start JIT and collector, JVM logging
+     * off stdout): the tests run the command the way users do, and start faster.
      */
     static List<String> scriptJvmOptions() {
         List<String> options = new ArrayList<>(List.of("-Xshare:auto", "-Xlog:disable", "-Xlog:all=error:stderr",
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
         Path archive = jar().resolveSibling("hermes-state.jsa");
+        if (newerThanJar(archive)) {
+            options.add("-XX:SharedArchiveFile=" + archive);
+        }
+        Path library = jar().resolveSibling("native").resolve(System.mapLibraryName("sqlitejdbc"));
+        if (newerThanJar(library)) {
+            options.add("-Dorg.sqlite.lib.path=" + library.getParent());
+            options.add("-Dorg.sqlite.lib.name=" + library.getFileName());
+        }
+        return options;
+    }
+
+    private static boolean newerThanJar(Path file) {
         try {
-            if (Files.isRegularFile(archive)
-                    && Files.getLastModifiedTime(archive).compareTo(Files.getLastModifiedTime(jar())) > 0) {
-                options.add("-XX:SharedArchiveFile=" + archive);
-            }
+            return Files.isRegularFile(file) && Files.getLastModifiedTime(file).compareTo(Files.getLastModifiedTime(jar())) > 0;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return options;
     }
 
     static List<String> command(List<String> jvmOptions, String... args) {
