@@ -53,11 +53,40 @@ final class SearchDatabases {
         return copy;
     }
 
-    /** A new, empty version-6 state.db in {@code dir}. */
+    /**
+     * A new, empty version-6 state.db in {@code dir}: a copy of one file the migrator created for this
+     * JVM (a Liquibase run per test would cost half a second each).
+     */
     static Path newDatabase(Path dir) {
         Path file = dir.resolve("state.db");
-        Migrator.create().migrate(file);
+        try {
+            Files.copy(emptyTemplate(), file);
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         return file;
+    }
+
+    private static Path template;
+
+    private static synchronized Path emptyTemplate() throws IOException {
+        if (template == null) {
+            Path folder = Files.createTempDirectory("hermes-search-template");
+            Path file = folder.resolve("state.db");
+            Migrator.create().migrate(file);
+            // fold the WAL into the file so that a plain copy is complete
+            try (Connection connection = open(file); var statement = connection.createStatement()) {
+                statement.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+                statement.execute("PRAGMA journal_mode=DELETE");
+            } catch (SQLException e) {
+                throw new IOException("Cannot prepare the template database " + file, e);
+            }
+            folder.toFile().deleteOnExit();
+            file.toFile().deleteOnExit();
+            template = file;
+        }
+        return template;
     }
 
     static Connection open(Path file) throws SQLException {
