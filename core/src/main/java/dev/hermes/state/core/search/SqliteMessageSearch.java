@@ -1,23 +1,32 @@
 package dev.hermes.state.core.search;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hermes.state.core.search.SearchHit.ContextMessage;
 import dev.hermes.state.db.tables.Messages;
 import dev.hermes.state.sqlite.SqliteErrors;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.Param;
+import org.jooq.Record;
 import org.jooq.Record1;
 import org.jooq.Select;
+import org.jooq.SelectField;
 import org.jooq.SortField;
 import org.jooq.Table;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 
+import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 import static dev.hermes.state.db.Tables.MESSAGES;
 import static dev.hermes.state.db.Tables.MESSAGES_FTS;
@@ -29,6 +38,11 @@ import static dev.hermes.state.db.Tables.SESSIONS;
  * message of the same session, found through {@code idx_messages_session} for the page's rows only.
  * When the query holds CJK text and FTS5 finds nothing, the same statement runs with Hermes' LIKE
  * fallback as the page instead (newest first).
+ *
+ * <p>Every value is a bind parameter (the source and role lists as one JSON array each), so there are
+ * 16 statement shapes: each is built with jOOQ and rendered once, then prepared once per connection
+ * ({@link StatementCache}). For a selective query, rendering and compiling the SQL would cost more
+ * than running it. Rows are read through the generated tables' typed fields and converters.
  */
 final class SqliteMessageSearch implements MessageSearch {
     static final SqliteMessageSearch INSTANCE = new SqliteMessageSearch();
@@ -44,8 +58,8 @@ final class SqliteMessageSearch implements MessageSearch {
             DSL.field("snippet({0}, 0, '>>>', '<<<', '...', 40)", String.class, MESSAGES_FTS);
     private static final char LIKE_ESCAPE = '\\';
 
-    private static Condition ftsMatches(String expression) {
-        return DSL.condition("{0} MATCH {1}", MESSAGES_FTS, DSL.val(expression));
+    private static Condition ftsMatches(Param<String> expression) {
+        return DSL.condition("{0} MATCH {1}", MESSAGES_FTS, expression);
     }
 
     /**
@@ -53,25 +67,63 @@ final class SqliteMessageSearch implements MessageSearch {
      * from the start when the match is within the first 40 characters or only matched LIKE's ASCII
      * case folding (instr = 0).
      */
-    private static Field<String> likeSnippet(String text) {
-        return DSL.field("substr({0}, max(1, instr({0}, {1}) - 40), 120)", String.class, MESSAGES.CONTENT, DSL.val(text));
+    private static Field<String> likeSnippet(Param<String> text) {
+        return DSL.field("substr({0}, max(1, instr({0}, {1}) - 40), 120)", String.class, MESSAGES.CONTENT, text);
     }
 
-    /** {@code content LIKE '%text%'} with the text's own %, _ and \ matching literally. */
-    private static Condition likeContains(String text) {
-        String escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
-        return MESSAGES.CONTENT.like("%" + escaped + "%", LIKE_ESCAPE);
+    /** {@code content LIKE '%text%'} where the text's own %, _ and \ match literally ({@link #likePattern}). */
+    private static Condition likeContains(Param<String> pattern) {
+        return MESSAGES.CONTENT.like(pattern, LIKE_ESCAPE);
     }
 
-    // ---- the page and its context ----
+    private static String likePattern(String text) {
+        return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%";
+    }
+
+    /** Membership in a list bound as one JSON array: one statement shape whatever the list's length. */
+    private static Condition inJsonList(Field<String> column, Param<String> jsonArray) {
+        return DSL.condition("{0} IN (SELECT value FROM json_each({1}))", column, jsonArray);
+    }
+
+    // ---- parameters and result columns ----
+
+    private static final Param<String> MATCH_EXPRESSION = DSL.param("match_expression", String.class);
+    private static final Param<String> LIKE_TEXT = DSL.param("like_text", String.class);
+    private static final Param<String> LIKE_PATTERN = DSL.param("like_pattern", String.class);
+    private static final Param<String> SOURCES = DSL.param("sources", String.class);
+    private static final Param<String> EXCLUDED_SOURCES = DSL.param("excluded_sources", String.class);
+    private static final Param<String> ROLES = DSL.param("roles", String.class);
+    private static final Param<Integer> LIMIT = DSL.param("limit", Integer.class);
+    private static final Param<Integer> OFFSET = DSL.param("offset", Integer.class);
 
     private static final Messages PREVIOUS = MESSAGES.as("previous_message");
     private static final Messages NEXT = MESSAGES.as("next_message");
     private static final Messages NEIGHBOUR = MESSAGES.as("neighbour");
-    private static final String PAGE = "page";
     private static final Field<String> SNIPPET = DSL.field(DSL.name("snippet"), String.class);
     private static final Field<String> HIT_CONTENT = DSL.field(DSL.name("hit_content"), String.class);
     private static final Field<Double> RANK = DSL.field(DSL.name("rank"), Double.class);
+    private static final Field<String> PREVIOUS_ROLE = PREVIOUS.ROLE.as("previous_role");
+    private static final Field<String> PREVIOUS_CONTENT = contextCut(PREVIOUS.CONTENT).as("previous_content");
+    private static final Field<String> NEXT_ROLE = NEXT.ROLE.as("next_role");
+    private static final Field<String> NEXT_CONTENT = contextCut(NEXT.CONTENT).as("next_content");
+
+    /** The page's columns, as both page queries select them. */
+    private static final List<Field<?>> PAGE_COLUMNS = List.of(MESSAGES.ID, MESSAGES.SESSION_ID, MESSAGES.ROLE, SNIPPET,
+            HIT_CONTENT, MESSAGES.TIMESTAMP, MESSAGES.TOOL_NAME, SESSIONS.SOURCE, SESSIONS.MODEL, SESSIONS.STARTED_AT);
+    /** The statement's columns, in order: the page's, then the neighbours'. */
+    private static final Field<?>[] RESULT_COLUMNS;
+
+    static {
+        List<Field<?>> columns = new ArrayList<>(PAGE_COLUMNS);
+        columns.addAll(List.of(PREVIOUS_ROLE, PREVIOUS_CONTENT, NEXT_ROLE, NEXT_CONTENT));
+        RESULT_COLUMNS = columns.toArray(Field<?>[]::new);
+    }
+
+    private static final DSLContext RENDERER = DSL.using(org.jooq.SQLDialect.SQLITE);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Map<Shape, RenderedStatement> rendered = new ConcurrentHashMap<>();
+    private final StatementCache statements = new StatementCache();
 
     private SqliteMessageSearch() {
     }
@@ -86,10 +138,13 @@ final class SqliteMessageSearch implements MessageSearch {
         }
         try {
             Optional<String> expression = Fts5Query.toMatchExpression(text);
-            List<SearchHit> hits = expression.isPresent() ? ftsSearch(reader, expression.get(), query) : List.of();
+            List<SearchHit> hits = expression.isPresent()
+                    ? run(reader, query, true, Map.of(MATCH_EXPRESSION.getParamName(), expression.get()))
+                    : List.of();
             if (hits.isEmpty() && Cjk.containsCjk(text)) {
                 String literal = withoutSurroundingQuotes(text);
-                return literal.isEmpty() ? List.of() : likeSearch(reader, literal, query);
+                return literal.isEmpty() ? List.of() : run(reader, query, false,
+                        Map.of(LIKE_TEXT.getParamName(), literal, LIKE_PATTERN.getParamName(), likePattern(literal)));
             }
             return hits;
         } catch (DataAccessException failure) {
@@ -97,89 +152,105 @@ final class SqliteMessageSearch implements MessageSearch {
         }
     }
 
-    private static List<SearchHit> ftsSearch(DSLContext reader, String expression, SearchQuery query) {
-        List<Field<?>> fields = new ArrayList<>(pageFields(FTS_SNIPPET));
-        fields.add(FTS_RANK.as(RANK));
-        Table<?> page = reader.select(fields)
+    /** Runs the statement of the query's shape with the query's values. */
+    private List<SearchHit> run(DSLContext reader, SearchQuery query, boolean fts, Map<String, Object> textValues) {
+        Shape shape = new Shape(fts, query.sourceFilter() != null, !isEmpty(query.excludeSources()), !isEmpty(query.roleFilter()));
+        RenderedStatement statement = rendered.computeIfAbsent(shape, SqliteMessageSearch::render);
+        Map<String, Object> values = new HashMap<>(textValues);
+        values.put(SOURCES.getParamName(), jsonArray(query.sourceFilter()));
+        values.put(EXCLUDED_SOURCES.getParamName(), jsonArray(query.excludeSources()));
+        values.put(ROLES.getParamName(), jsonArray(query.roleFilter()));
+        values.put(LIMIT.getParamName(), query.limit());
+        values.put(OFFSET.getParamName(), query.offset());
+        return reader.connectionResult(connection -> statements.use(connection, statement.sql(), prepared -> {
+            for (int i = 0; i < statement.parameters().size(); i++) {
+                prepared.setObject(i + 1, values.get(statement.parameters().get(i)));
+            }
+            try (ResultSet rows = prepared.executeQuery()) {
+                return reader.fetch(rows, RESULT_COLUMNS).map(SqliteMessageSearch::toHit);
+            }
+        }));
+    }
+
+    /** Which filters a statement has; with the page kind, this is all that changes its SQL. */
+    private record Shape(boolean fts, boolean sources, boolean excludedSources, boolean roles) {
+    }
+
+    /** SQL with {@code ?} placeholders and the names of the parameters they stand for, in order. */
+    private record RenderedStatement(String sql, List<String> parameters) {
+    }
+
+    private static RenderedStatement render(Shape shape) {
+        Select<?> select = shape.fts() ? withContext(ftsPage(shape), true) : withContext(likePage(shape), false);
+        // getParams() lists every value in order of appearance; the inlined ones are SQL literals, not binds
+        List<String> parameters = select.getParams().values().stream()
+                .filter(param -> !param.isInline()).map(Param::getParamName).toList();
+        if (select.getBindValues().size() != parameters.size()) {
+            throw new IllegalStateException("each parameter must appear once in " + select);
+        }
+        return new RenderedStatement(RENDERER.render(select), parameters);
+    }
+
+    private static Table<?> ftsPage(Shape shape) {
+        return DSL.select(pageColumns(FTS_SNIPPET, FTS_RANK.as(RANK)))
                 .from(MESSAGES_FTS)
                 .join(MESSAGES).on(MESSAGES.ID.eq(FTS_ROWID))
                 .join(SESSIONS).on(SESSIONS.ID.eq(MESSAGES.SESSION_ID))
-                .where(filters(query, ftsMatches(expression)))
+                .where(filters(shape, ftsMatches(MATCH_EXPRESSION)))
                 .orderBy(FTS_RANK)
-                .limit(query.limit()).offset(query.offset())
-                .asTable(PAGE);
-        // FTS5 breaks rank ties arbitrarily; the id makes the page's own order deterministic
-        return fetchWithContext(reader, page, page.field(RANK).asc(), page.field(MESSAGES.ID).asc());
+                .limit(LIMIT).offset(OFFSET)
+                .asTable("page");
     }
 
-    private static List<SearchHit> likeSearch(DSLContext reader, String literal, SearchQuery query) {
-        Table<?> page = reader.select(pageFields(likeSnippet(literal)))
+    private static Table<?> likePage(Shape shape) {
+        return DSL.select(pageColumns(likeSnippet(LIKE_TEXT)))
                 .from(MESSAGES)
                 .join(SESSIONS).on(SESSIONS.ID.eq(MESSAGES.SESSION_ID))
-                .where(filters(query, likeContains(literal)))
+                .where(filters(shape, likeContains(LIKE_PATTERN)))
                 .orderBy(MESSAGES.TIMESTAMP.desc(), MESSAGES.ID.desc())
-                .limit(query.limit()).offset(query.offset())
-                .asTable(PAGE);
-        return fetchWithContext(reader, page, page.field(MESSAGES.TIMESTAMP).desc(), page.field(MESSAGES.ID).desc());
+                .limit(LIMIT).offset(OFFSET)
+                .asTable("page");
     }
 
-    private static List<Field<?>> pageFields(Field<String> snippet) {
-        return List.of(MESSAGES.ID, MESSAGES.SESSION_ID, MESSAGES.ROLE, snippet.as(SNIPPET),
-                contextCut(MESSAGES.CONTENT).as(HIT_CONTENT), MESSAGES.TIMESTAMP, MESSAGES.TOOL_NAME,
-                SESSIONS.SOURCE, SESSIONS.MODEL, SESSIONS.STARTED_AT);
+    private static List<SelectField<?>> pageColumns(Field<String> snippet, SelectField<?>... extra) {
+        List<SelectField<?>> columns = new ArrayList<>(List.of(MESSAGES.ID, MESSAGES.SESSION_ID, MESSAGES.ROLE,
+                snippet.as(SNIPPET), contextCut(MESSAGES.CONTENT).as(HIT_CONTENT), MESSAGES.TIMESTAMP,
+                MESSAGES.TOOL_NAME, SESSIONS.SOURCE, SESSIONS.MODEL, SESSIONS.STARTED_AT));
+        columns.addAll(List.of(extra));
+        return columns;
     }
 
     /** Hermes' filters: an empty source list matches nothing; empty excludes and roles filter nothing. */
-    private static List<Condition> filters(SearchQuery query, Condition match) {
+    private static List<Condition> filters(Shape shape, Condition match) {
         List<Condition> conditions = new ArrayList<>(4);
         conditions.add(match);
-        if (query.sourceFilter() != null) {
-            conditions.add(SESSIONS.SOURCE.in(query.sourceFilter()));
+        if (shape.sources()) {
+            conditions.add(inJsonList(SESSIONS.SOURCE, SOURCES));
         }
-        if (query.excludeSources() != null && !query.excludeSources().isEmpty()) {
-            conditions.add(SESSIONS.SOURCE.notIn(query.excludeSources()));
+        if (shape.excludedSources()) {
+            conditions.add(inJsonList(SESSIONS.SOURCE, EXCLUDED_SOURCES).not());
         }
-        if (query.roleFilter() != null && !query.roleFilter().isEmpty()) {
-            conditions.add(MESSAGES.ROLE.in(query.roleFilter()));
+        if (shape.roles()) {
+            conditions.add(inJsonList(MESSAGES.ROLE, ROLES));
         }
         return conditions;
     }
 
-    private static List<SearchHit> fetchWithContext(DSLContext reader, Table<?> page, SortField<?>... pageOrder) {
-        Field<Long> id = page.field(MESSAGES.ID);
-        Field<String> sessionId = page.field(MESSAGES.SESSION_ID);
-        Field<String> role = page.field(MESSAGES.ROLE);
-        Field<String> snippet = page.field(SNIPPET);
-        Field<String> hitContent = page.field(HIT_CONTENT);
-        Field<Instant> timestamp = page.field(MESSAGES.TIMESTAMP);
-        Field<String> toolName = page.field(MESSAGES.TOOL_NAME);
-        Field<String> source = page.field(SESSIONS.SOURCE);
-        Field<String> model = page.field(SESSIONS.MODEL);
-        Field<Instant> sessionStarted = page.field(SESSIONS.STARTED_AT);
-        Field<String> previousRole = PREVIOUS.ROLE.as("previous_role");
-        Field<String> previousContent = contextCut(PREVIOUS.CONTENT).as("previous_content");
-        Field<String> nextRole = NEXT.ROLE.as("next_role");
-        Field<String> nextContent = contextCut(NEXT.CONTENT).as("next_content");
-        return reader.select(id, sessionId, role, snippet, hitContent, timestamp, toolName, source, model, sessionStarted,
-                        previousRole, previousContent, nextRole, nextContent)
+    /** The page's rows with their neighbours, in the page's order (FTS5 breaks rank ties arbitrarily: then by id). */
+    private static Select<?> withContext(Table<?> page, boolean byRank) {
+        List<SelectField<?>> columns = new ArrayList<>();
+        for (Field<?> column : PAGE_COLUMNS) {
+            columns.add(page.field(column));
+        }
+        columns.addAll(List.of(PREVIOUS_ROLE, PREVIOUS_CONTENT, NEXT_ROLE, NEXT_CONTENT));
+        List<SortField<?>> order = byRank
+                ? List.of(page.field(RANK).asc(), page.field(MESSAGES.ID).asc())
+                : List.of(page.field(MESSAGES.TIMESTAMP).desc(), page.field(MESSAGES.ID).desc());
+        return DSL.select(columns)
                 .from(page)
                 .leftJoin(PREVIOUS).on(PREVIOUS.ID.eq(neighbour(page, false)))
                 .leftJoin(NEXT).on(NEXT.ID.eq(neighbour(page, true)))
-                .orderBy(pageOrder)
-                .fetch(row -> {
-                    // a message's role is NOT NULL, so a null role means there is no such neighbour
-                    List<ContextMessage> context = new ArrayList<>(3);
-                    if (row.get(previousRole) != null) {
-                        context.add(new ContextMessage(row.get(previousRole), orEmpty(row.get(previousContent))));
-                    }
-                    context.add(new ContextMessage(row.get(role), orEmpty(row.get(hitContent))));
-                    if (row.get(nextRole) != null) {
-                        context.add(new ContextMessage(row.get(nextRole), orEmpty(row.get(nextContent))));
-                    }
-                    return new SearchHit(row.get(id), row.get(sessionId), row.get(role), row.get(snippet),
-                            row.get(timestamp), row.get(toolName), row.get(source), row.get(model),
-                            row.get(sessionStarted), context);
-                });
+                .orderBy(order);
     }
 
     /**
@@ -202,6 +273,21 @@ final class SqliteMessageSearch implements MessageSearch {
                 .limit(DSL.inline(1));
     }
 
+    private static SearchHit toHit(Record row) {
+        // a message's role is NOT NULL, so a null role means there is no such neighbour
+        List<ContextMessage> context = new ArrayList<>(3);
+        if (row.get(PREVIOUS_ROLE) != null) {
+            context.add(new ContextMessage(row.get(PREVIOUS_ROLE), orEmpty(row.get(PREVIOUS_CONTENT))));
+        }
+        context.add(new ContextMessage(row.get(MESSAGES.ROLE), orEmpty(row.get(HIT_CONTENT))));
+        if (row.get(NEXT_ROLE) != null) {
+            context.add(new ContextMessage(row.get(NEXT_ROLE), orEmpty(row.get(NEXT_CONTENT))));
+        }
+        return new SearchHit(row.get(MESSAGES.ID), row.get(MESSAGES.SESSION_ID), row.get(MESSAGES.ROLE),
+                row.get(SNIPPET), row.get(MESSAGES.TIMESTAMP), row.get(MESSAGES.TOOL_NAME), row.get(SESSIONS.SOURCE),
+                row.get(SESSIONS.MODEL), row.get(SESSIONS.STARTED_AT), context);
+    }
+
     /** The first 200 characters: SQLite's substr counts code points in TEXT, as Python's slicing does. */
     private static Field<String> contextCut(Field<String> content) {
         return DSL.substring(content, DSL.inline(1), DSL.inline(CONTEXT_LENGTH));
@@ -210,6 +296,21 @@ final class SqliteMessageSearch implements MessageSearch {
     /** Hermes writes a NULL content (assistant turns that only call tools) as "" in the context. */
     private static String orEmpty(String content) {
         return content == null ? "" : content;
+    }
+
+    private static String jsonArray(List<String> values) {
+        if (values == null) {
+            return null;
+        }
+        try {
+            return JSON.writeValueAsString(values);
+        } catch (JsonProcessingException impossible) {
+            throw new IllegalStateException("a list of strings is always JSON", impossible);
+        }
+    }
+
+    private static boolean isEmpty(List<String> values) {
+        return values == null || values.isEmpty();
     }
 
     /** Hermes' q for the LIKE fallback: the query stripped of whitespace and of surrounding double quotes. */
