@@ -138,10 +138,8 @@ final class SqliteMessageSearch implements MessageSearch {
         }
         try {
             Optional<String> expression = Fts5Query.toMatchExpression(text);
-            List<SearchHit> hits = expression.isPresent()
-                    ? run(reader, query, true, Map.of(MATCH_EXPRESSION.getParamName(), expression.get()))
-                    : List.of();
-            if (hits.isEmpty() && Cjk.containsCjk(text)) {
+            List<SearchHit> hits = expression.isPresent() ? run(reader, query, true, matchValues(expression.get())) : List.of();
+            if (hits.isEmpty() && Cjk.containsCjk(text) && !(expression.isPresent() && hasEarlierHits(reader, query, expression.get()))) {
                 String literal = withoutSurroundingQuotes(text);
                 return literal.isEmpty() ? List.of() : run(reader, query, false,
                         Map.of(LIKE_TEXT.getParamName(), literal, LIKE_PATTERN.getParamName(), likePattern(literal)));
@@ -150,6 +148,23 @@ final class SqliteMessageSearch implements MessageSearch {
         } catch (DataAccessException failure) {
             throw SqliteErrors.translate(failure, "searching messages");
         }
+    }
+
+    /**
+     * Whether FTS5 matches something before an empty page: then the search paged past its hits and the
+     * CJK fallback, meant for when "FTS finds nothing", does not apply (Hermes would switch to the LIKE
+     * results at that offset, mixing two different result lists in one paging).
+     */
+    private boolean hasEarlierHits(DSLContext reader, SearchQuery query, String expression) {
+        if (query.offset() == 0) {
+            return false;
+        }
+        SearchQuery firstHit = new SearchQuery(query.query(), query.sourceFilter(), query.excludeSources(), query.roleFilter(), 1, 0);
+        return !run(reader, firstHit, true, matchValues(expression)).isEmpty();
+    }
+
+    private static Map<String, Object> matchValues(String expression) {
+        return Map.of(MATCH_EXPRESSION.getParamName(), expression);
     }
 
     /** Runs the statement of the query's shape with the query's values. */
