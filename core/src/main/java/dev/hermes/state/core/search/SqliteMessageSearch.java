@@ -11,6 +11,7 @@ import org.jooq.Field;
 import org.jooq.Param;
 import org.jooq.Record;
 import org.jooq.Record1;
+import org.jooq.SQLDialect;
 import org.jooq.Select;
 import org.jooq.SelectField;
 import org.jooq.SortField;
@@ -119,7 +120,7 @@ final class SqliteMessageSearch implements MessageSearch {
         RESULT_COLUMNS = columns.toArray(Field<?>[]::new);
     }
 
-    private static final DSLContext RENDERER = DSL.using(org.jooq.SQLDialect.SQLITE);
+    private static final DSLContext RENDERER = DSL.using(SQLDialect.SQLITE);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Map<Shape, RenderedStatement> rendered = new ConcurrentHashMap<>();
@@ -138,8 +139,10 @@ final class SqliteMessageSearch implements MessageSearch {
         }
         try {
             Optional<String> expression = Fts5Query.toMatchExpression(text);
-            List<SearchHit> hits = expression.isPresent() ? run(reader, query, true, matchValues(expression.get())) : List.of();
-            if (hits.isEmpty() && Cjk.containsCjk(text) && !(expression.isPresent() && hasEarlierHits(reader, query, expression.get()))) {
+            List<SearchHit> hits = expression.isPresent()
+                    ? run(reader, query, true, matchValues(expression.get()))
+                    : List.of();
+            if (hits.isEmpty() && Cjk.containsCjk(text) && !hasEarlierHits(reader, query, expression)) {
                 String literal = withoutSurroundingQuotes(text);
                 return literal.isEmpty() ? List.of() : run(reader, query, false,
                         Map.of(LIKE_TEXT.getParamName(), literal, LIKE_PATTERN.getParamName(), likePattern(literal)));
@@ -155,12 +158,13 @@ final class SqliteMessageSearch implements MessageSearch {
      * CJK fallback, meant for when "FTS finds nothing", does not apply (Hermes would switch to the LIKE
      * results at that offset, mixing two different result lists in one paging).
      */
-    private boolean hasEarlierHits(DSLContext reader, SearchQuery query, String expression) {
-        if (query.offset() == 0) {
+    private boolean hasEarlierHits(DSLContext reader, SearchQuery query, Optional<String> expression) {
+        if (expression.isEmpty() || query.offset() == 0) {
             return false;
         }
-        SearchQuery firstHit = new SearchQuery(query.query(), query.sourceFilter(), query.excludeSources(), query.roleFilter(), 1, 0);
-        return !run(reader, firstHit, true, matchValues(expression)).isEmpty();
+        SearchQuery firstHit = new SearchQuery(query.query(), query.sourceFilter(), query.excludeSources(),
+                query.roleFilter(), 1, 0);
+        return !run(reader, firstHit, true, matchValues(expression.get())).isEmpty();
     }
 
     private static Map<String, Object> matchValues(String expression) {
@@ -169,7 +173,8 @@ final class SqliteMessageSearch implements MessageSearch {
 
     /** Runs the statement of the query's shape with the query's values. */
     private List<SearchHit> run(DSLContext reader, SearchQuery query, boolean fts, Map<String, Object> textValues) {
-        Shape shape = new Shape(fts, query.sourceFilter() != null, !isEmpty(query.excludeSources()), !isEmpty(query.roleFilter()));
+        Shape shape = new Shape(fts, query.sourceFilter() != null, !isEmpty(query.excludeSources()),
+                !isEmpty(query.roleFilter()));
         RenderedStatement statement = rendered.computeIfAbsent(shape, SqliteMessageSearch::render);
         Map<String, Object> values = new HashMap<>(textValues);
         values.put(SOURCES.getParamName(), jsonArray(query.sourceFilter()));

@@ -58,7 +58,9 @@ final class StatementCache {
     }
 
     private synchronized PreparedStatement prepare(Connection connection, String sql) throws SQLException {
-        Connection physical = connection.isWrapperFor(SQLiteConnection.class) ? connection.unwrap(SQLiteConnection.class) : connection;
+        Connection physical = connection.isWrapperFor(SQLiteConnection.class)
+                ? connection.unwrap(SQLiteConnection.class)
+                : connection;
         Map<String, PreparedStatement> statements = byConnection.computeIfAbsent(physical, key -> new HashMap<>());
         PreparedStatement statement = statements.get(sql);
         if (statement == null || statement.isClosed()) {

@@ -84,7 +84,7 @@ public final class SearchBenchmark {
         try (Connection connection = SearchDatabases.open(fixture)) {
             List<String> queries = List.of("docker", "\"database migration\"", "deploy*", "ENDMARKER_7f3a",
                     "kubernetes OR k8s", "\"chat-send\"", "the", "main", "Python");
-            run("v6 fixture (95 messages)", connection, Map.of("manifest", queries), rounds * 20);
+            run("v6 fixture (95 messages)", connection, Map.of("manifest", queries), 500, rounds * 20);
         }
 
         Path generated = dir.resolve("generated").resolve("state.db");
@@ -95,12 +95,12 @@ public final class SearchBenchmark {
             int messages = BenchmarkCorpus.write(connection, sessions, 40);
             System.out.printf("generated %d sessions, %d messages in %.1f s%n", sessions, messages,
                     (System.nanoTime() - start) / 1e9);
-            run("generated (" + messages + " messages)", connection, BenchmarkCorpus.W2, rounds * RARE_REPEAT);
+            run("generated (" + messages + " messages)", connection, BenchmarkCorpus.W2, 50, rounds * RARE_REPEAT);
         }
     }
 
-    private static void run(String title, Connection connection, Map<String, List<String>> categories, int rounds)
-            throws SQLException {
+    private static void run(String title, Connection connection, Map<String, List<String>> categories, int warmupRounds,
+                            int rounds) throws SQLException {
         DSLContext reader = SearchDatabases.dsl(connection);
         MessageSearch search = MessageSearch.sqlite();
         Map<String, Timed> implementations = new LinkedHashMap<>();
@@ -125,11 +125,12 @@ public final class SearchBenchmark {
             Map<String, Map<String, List<Long>>> samples = new LinkedHashMap<>();
             Map<String, Map<String, List<Long>>> cpuSamples = new LinkedHashMap<>();
             Map<String, Integer> results = new LinkedHashMap<>();
-            for (int round = -2; round < rounds; round++) { // two warm-up rounds
+            // warm-up: the cheap queries until the JIT has compiled every path (thousands of calls), then one round of all
+            for (int round = -warmupRounds - 1; round < rounds; round++) {
                 int offset = Math.floorMod(round, implementations.size());
                 for (Map.Entry<String, List<String>> category : categories.entrySet()) {
-                    boolean everyRound = category.getKey().equals("rare") || categories.size() == 1;
-                    if (!everyRound && round >= rounds / RARE_REPEAT) {
+                    boolean cheap = category.getKey().equals("rare") || categories.size() == 1;
+                    if (!cheap && (round < -1 || round >= rounds / RARE_REPEAT)) {
                         continue;
                     }
                     for (String query : category.getValue()) {
