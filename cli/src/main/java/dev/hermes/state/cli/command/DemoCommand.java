@@ -112,8 +112,7 @@ public final class DemoCommand implements Callable<Integer> {
         if (sessions == 0 && !store.isReadOnly()) {
             DemoData.Summary written = DemoData.fill(store, clock, Instant.now());
             out.println("Database: " + file + (existed ? " (it was empty: " : " (new: ") + "added " + written.sessions()
-                    + " sample sessions with " + written.messages() + " messages, written through the same API the "
-                    + "agent's own methods map to)");
+                    + " sample sessions with " + written.messages() + " messages)");
         } else {
             out.println("Database: " + file + " (reusing its " + sessions + " sessions and " + store.messageCount(null)
                     + " messages; delete the file for a fresh start)");
