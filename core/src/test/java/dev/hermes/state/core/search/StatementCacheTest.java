@@ -81,7 +81,7 @@ class StatementCacheTest {
             for (int i = 0; i < StatementCache.MAX_CONNECTIONS + 8; i++) {
                 connections.add(SearchDatabases.open(file));
             }
-            for (int round = 0; round < 3; round++) {
+            for (int round = 0; round < 2; round++) {
                 for (Connection connection : connections) {
                     expected.forEach((query, ids) -> assertEquals(ids, ids(SearchDatabases.dsl(connection), query), query.toString()));
                 }
