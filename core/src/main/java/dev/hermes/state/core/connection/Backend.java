@@ -67,6 +67,13 @@ public interface Backend {
     Condition startsWith(Field<String> field, String prefix);
 
     /**
+     * The same value, marked so the query planner does not use an index for a condition on it.
+     * Needed where the planner, lacking statistics, would pick an index that matches most rows and
+     * then sort them all (see the rich listing's {@code parent_session_id IS NULL}).
+     */
+    <T> Field<T> unindexed(Field<T> field);
+
+    /**
      * An upper bound on the length of any parent chain, cheap to compute: recursive lineage queries
      * stop there, so a cycle (only possible in a hand-edited file) ends instead of looping forever.
      */

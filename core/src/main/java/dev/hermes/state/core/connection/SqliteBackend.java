@@ -121,6 +121,12 @@ public final class SqliteBackend implements Backend {
         return field.like(escaped + "%", LIKE_ESCAPE);
     }
 
+    /** SQLite's documented way: a unary {@code +} makes the term ineligible for index use. */
+    @Override
+    public <T> Field<T> unindexed(Field<T> field) {
+        return DSL.field("+{0}", field.getDataType(), field);
+    }
+
     @Override
     public Field<Long> chainLengthBound() {
         // The implicit rowid of sessions (id is TEXT, so it is not the rowid) only grows: max(rowid)
