@@ -622,9 +622,14 @@ public final class StateRepository implements AutoCloseable {
         }
     }
 
-    /** search_messages. Never throws for any query text. */
+    /**
+     * search_messages: FTS5 MATCH of the sanitized query ranked by relevance, with snippet and context,
+     * filters and paging as in {@link SearchQuery}; Hermes' LIKE fallback for CJK text. Never throws for
+     * any query text (only for a failing database).
+     */
     public List<SearchHit> searchMessages(SearchQuery query) {
-        throw new UnsupportedOperationException("core: search is being built on branch search");
+        Arguments.required(query, "query");
+        return database.read("searching messages", transaction -> backend.messageSearch().search(transaction.dsl(), query));
     }
 
     // ------------------------------------------------------------------ export, delete, prune
