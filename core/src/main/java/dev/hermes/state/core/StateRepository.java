@@ -79,7 +79,8 @@ public final class StateRepository implements AutoCloseable {
     private final Clock clock;
     private final MessageAppends appends;
     private final Lineage lineage;
-    private final RichListing listing;
+    /** Built on first use: its query parts load much of jOOQ, which a command that never lists need not pay. */
+    private volatile RichListing listing;
 
     private StateRepository(Database database, Clock clock) {
         this.database = database;
@@ -87,7 +88,6 @@ public final class StateRepository implements AutoCloseable {
         this.clock = clock;
         this.appends = new MessageAppends(backend.dialect());
         this.lineage = new Lineage(backend);
-        this.listing = new RichListing(lineage, backend);
     }
 
     // ------------------------------------------------------------------ opening
@@ -598,7 +598,7 @@ public final class StateRepository implements AutoCloseable {
         int limit = Arguments.limit(query.limit());
         int offset = Arguments.offset(query.offset());
         checkSources(query);
-        return database.read("listing sessions", transaction -> listing.page(transaction, query, false, null, limit, offset).items());
+        return database.read("listing sessions", transaction -> listing().page(transaction, query, false, null, limit, offset).items());
     }
 
     /** The rich listing with keyset paging: cursor null = first page; the query's offset is ignored; limit ≥ 1. */
@@ -608,11 +608,20 @@ public final class StateRepository implements AutoCloseable {
         checkSources(query);
         Cursors.Position after = Cursors.sessionsPosition(cursor);
         return database.read("listing sessions", transaction -> {
-            RichListing.Slice slice = listing.page(transaction, query, true, after, limit, 0);
+            RichListing.Slice slice = listing().page(transaction, query, true, after, limit, 0);
             return new Page<>(slice.items(), slice.more()
                     ? Optional.of(Cursors.sessions(slice.lastStartedAt(), slice.lastId()))
                     : Optional.empty());
         });
+    }
+
+    private RichListing listing() {
+        RichListing built = listing;
+        if (built == null) {
+            built = new RichListing(lineage, backend);
+            listing = built;
+        }
+        return built;
     }
 
     private static void checkSources(ListSessionsQuery query) {
