@@ -18,6 +18,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.Set;
 
 /**
@@ -30,6 +31,15 @@ public final class SqliteFile {
     private static final byte[] MAGIC = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
     private static final Set<PosixFilePermission> OWNER_ONLY_FILE = PosixFilePermissions.fromString("rw-------");
     private static final Set<PosixFilePermission> OWNER_ONLY_DIR = PosixFilePermissions.fromString("rwx------");
+    /** An empty or short file is looked at this often, this far apart, before it is refused (see checkHeader). */
+    private static final int HEADER_LOOKS = 5;
+    /** Write-ahead log and wal-index layouts (sqlite.org/walformat.html). */
+    private static final int WAL_HEADER_BYTES = 32;
+    private static final int WAL_SALTS = 16;
+    private static final int SHM_HEADER_BYTES = 48;
+    private static final int SHM_IS_INIT = 12;
+    private static final int SHM_SALTS = 32;
+    private static final long HEADER_LOOK_PAUSE_MILLIS = 20;
 
     private SqliteFile() {
     }
@@ -40,9 +50,10 @@ public final class SqliteFile {
     }
 
     /**
-     * Makes sure {@code file} may be opened for writing: creates missing parent folders (owner-only)
-     * and a missing file (mode 0600), and refuses a folder, a read-only file or folder, an empty file
-     * and a file that is not SQLite. Returns true when the file was created by this call.
+     * Makes sure {@code file} may be opened for writing: creates missing parent folders (owner-only),
+     * and refuses a folder, a read-only folder, a read-only file, an empty file and a file that is not
+     * SQLite. Returns true when the file exists (and passed the checks), false when it is absent and
+     * its folder is ready for {@link #createTemporarySibling} and {@link #publish}.
      */
     public static boolean prepareForWriting(Path file) {
         Path absolute = file.toAbsolutePath();
@@ -62,23 +73,116 @@ public final class SqliteFile {
                         + absolute.getFileName() + "-wal and -shm beside the database. Open it read-only instead.");
             }
             if (!Files.exists(absolute)) {
-                try {
-                    Files.createFile(absolute, PosixFilePermissions.asFileAttribute(OWNER_ONLY_FILE));
-                    return true;
-                } catch (FileAlreadyExistsException raced) {
-                    // another process created it first: treat it as an existing file below
-                } catch (UnsupportedOperationException notPosix) {
-                    Files.createFile(absolute);
-                    return true;
-                }
+                return false;
             }
             if (!isWritable(absolute)) {
                 throw new StateIOException("Database file " + absolute + " is read-only. Open it read-only instead.");
             }
             checkHeader(absolute);
-            return false;
+            return true;
         } catch (IOException e) {
             throw new StateIOException("Cannot prepare " + absolute + " for writing: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Creates an empty owner-only (0600) file beside {@code file}, in which a new database is built
+     * before {@link #publish} gives it its real name. Building aside means nobody ever sees a
+     * half-created or zero-length state.db, even when two processes create the same store at once
+     * or the process dies half-way.
+     */
+    public static Path createTemporarySibling(Path file) {
+        Path absolute = file.toAbsolutePath();
+        try {
+            try {
+                return Files.createTempFile(absolute.getParent(), "." + absolute.getFileName() + ".", ".hermes-state-new",
+                        PosixFilePermissions.asFileAttribute(OWNER_ONLY_FILE));
+            } catch (UnsupportedOperationException notPosix) {
+                return Files.createTempFile(absolute.getParent(), "." + absolute.getFileName() + ".", ".hermes-state-new");
+            }
+        } catch (IOException e) {
+            throw new StateIOException("Cannot create a new database beside " + absolute + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Gives the finished database {@code built} (closed, no {@code -wal} left) its real name, atomically
+     * and only if nothing has that name yet: a hard link fails when the name exists, a rename would
+     * replace it. Returns false when another process published its file first. {@code built} is
+     * deleted either way.
+     */
+    public static boolean publish(Path built, Path file) {
+        Path absolute = file.toAbsolutePath();
+        try {
+            try {
+                Files.createLink(absolute, built);
+            } catch (FileAlreadyExistsException lost) {
+                return false;
+            } catch (UnsupportedOperationException | IOException noHardLinks) {
+                if (Files.exists(absolute)) {
+                    return false;
+                }
+                // a file system without hard links: a rename that refuses an existing target is the next best
+                Files.move(built, absolute);
+            }
+            return true;
+        } catch (FileAlreadyExistsException lost) {
+            return false;
+        } catch (IOException e) {
+            throw new StateIOException("Cannot create " + absolute + ": " + e.getMessage(), e);
+        } finally {
+            deleteWithCompanions(built);
+        }
+    }
+
+    /** Deletes a database file this process built, with any {@code -wal}, {@code -shm} or {@code -journal}. */
+    public static void deleteWithCompanions(Path file) {
+        for (String suffix : new String[] {"", "-wal", "-shm", "-journal"}) {
+            try {
+                Files.deleteIfExists(Path.of(file.toAbsolutePath() + suffix));
+            } catch (IOException ignored) {
+                // best effort: a leftover temporary file is harmless and clearly named
+            }
+        }
+    }
+
+    /**
+     * True when {@code file}-wal holds frames that no wal-index ({@code -shm}) of this file vouches for.
+     * SQLite cannot tell a write-ahead log that belongs to another database: the first connection
+     * replays whatever frames it finds, and a read-write connection folds them into the file when it
+     * closes. A log a live connection (or a crashed one) wrote for this file is indexed in the
+     * {@code -shm} under the same salts as the log's header; one copied from elsewhere, or left without
+     * its index, is not, and must be checked before anything trusts it. Costs two small reads.
+     */
+    public static boolean hasUnindexedWal(Path file) {
+        Path wal = Path.of(file.toAbsolutePath() + "-wal");
+        Path shm = Path.of(file.toAbsolutePath() + "-shm");
+        try {
+            if (!Files.isRegularFile(wal) || Files.size(wal) <= WAL_HEADER_BYTES) {
+                return false;
+            }
+            byte[] walHeader = readPrefix(wal, WAL_HEADER_BYTES);
+            int magic = ByteBuffer.wrap(walHeader).getInt(0);
+            if (walHeader.length < WAL_HEADER_BYTES || (magic != 0x377f0682 && magic != 0x377f0683)) {
+                return false; // SQLite ignores a log without a valid header
+            }
+            if (!Files.isRegularFile(shm)) {
+                return true;
+            }
+            byte[] index = readPrefix(shm, SHM_HEADER_BYTES);
+            if (index.length < SHM_HEADER_BYTES || index[SHM_IS_INIT] == 0) {
+                return true;
+            }
+            // the wal-index header keeps a raw copy of the log header's two salts
+            return !Arrays.equals(index, SHM_SALTS, SHM_SALTS + 8, walHeader, WAL_SALTS, WAL_SALTS + 8);
+        } catch (IOException unreadable) {
+            return true;
+        }
+    }
+
+    private static byte[] readPrefix(Path file, int bytes) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return in.readNBytes(bytes);
         }
     }
 
@@ -146,40 +250,64 @@ public final class SqliteFile {
     /**
      * Reads the 100-byte header: refuses an empty file, a file that is not SQLite, and a file cut
      * short (its size is not a whole number of pages, or smaller than the page count the header
-     * vouches for).
+     * vouches for). The header is read without SQLite's locks, so an empty or short file is looked
+     * at again a few times before it is refused: the Python agent's new file is empty until its
+     * first write, and a commit or checkpoint that grows a file writes page 1 (the new size) before
+     * the pages that follow.
      */
     private static void checkHeader(Path file) throws IOException {
+        for (int look = 1; ; look++) {
+            HeaderProblem problem = headerProblem(file);
+            if (problem == null) {
+                return;
+            }
+            if (!problem.mayBeMomentary() || look == HEADER_LOOKS) {
+                throw new NotAHermesDatabaseException(problem.message());
+            }
+            try {
+                Thread.sleep(HEADER_LOOK_PAUSE_MILLIS);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                throw new NotAHermesDatabaseException(problem.message());
+            }
+        }
+    }
+
+    /** Why a file is refused; {@code mayBeMomentary} when a concurrent writer can cause it for an instant. */
+    private record HeaderProblem(String message, boolean mayBeMomentary) {
+    }
+
+    private static HeaderProblem headerProblem(Path file) throws IOException {
         long size = Files.size(file);
         if (size == 0) {
-            throw new NotAHermesDatabaseException(file + " is an empty (zero-length) file, not a Hermes database;"
-                    + " delete it to start a new store");
+            return new HeaderProblem(file + " is an empty (zero-length) file, not a Hermes database;"
+                    + " delete it to start a new store", true);
         }
         byte[] header = new byte[100];
         int read;
         try (InputStream in = Files.newInputStream(file)) {
             read = in.readNBytes(header, 0, header.length);
         }
-        for (int i = 0; i < MAGIC.length; i++) {
-            if (read < MAGIC.length || header[i] != MAGIC[i]) {
-                throw new NotAHermesDatabaseException(file + " is not a SQLite database (wrong file header)");
-            }
+        if (read < MAGIC.length || !Arrays.equals(header, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
+            return new HeaderProblem(file + " is not a SQLite database (wrong file header)", false);
         }
         if (read < header.length) {
-            throw new NotAHermesDatabaseException(file + " is a truncated SQLite database (" + size + " bytes)");
+            return new HeaderProblem(file + " is a truncated SQLite database (" + size + " bytes)", true);
         }
         ByteBuffer buffer = ByteBuffer.wrap(header);
         int pageSize = Short.toUnsignedInt(buffer.getShort(16));
         if (pageSize == 1) {
             pageSize = 65536;
         }
+        if (pageSize < 512 || Integer.bitCount(pageSize) != 1) {
+            return new HeaderProblem(file + " has a corrupt SQLite header (page size " + pageSize + ")", false);
+        }
         long pageCount = Integer.toUnsignedLong(buffer.getInt(28));
         boolean pageCountValid = buffer.getInt(24) == buffer.getInt(92);
-        if (pageSize < 512 || Integer.bitCount(pageSize) != 1) {
-            throw new NotAHermesDatabaseException(file + " has a corrupt SQLite header (page size " + pageSize + ")");
-        }
         if (size % pageSize != 0 || (pageCountValid && pageCount > 0 && size < pageCount * pageSize)) {
-            throw new NotAHermesDatabaseException(file + " is a truncated SQLite database (" + size
-                    + " bytes, page size " + pageSize + (pageCountValid ? ", " + pageCount + " pages expected" : "") + ")");
+            return new HeaderProblem(file + " is a truncated SQLite database (" + size + " bytes, page size " + pageSize
+                    + (pageCountValid ? ", " + pageCount + " pages expected" : "") + ")", true);
         }
+        return null;
     }
 }
