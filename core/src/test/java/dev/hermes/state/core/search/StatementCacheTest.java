@@ -1,20 +1,16 @@
 package dev.hermes.state.core.search;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
-import dev.hermes.state.sqlite.RetryPolicy;
-import dev.hermes.state.sqlite.SqliteFile;
 import org.jooq.DSLContext;
-import org.jooq.SQLDialect;
-import org.jooq.impl.DSL;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.sqlite.SQLiteDataSource;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,13 +19,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * The search keeps its prepared statements per connection: results stay right when threads share a
- * connection, when more connections take turns than the cache remembers, and through a pool (the
- * store's read path: HikariCP proxies over query_only connections).
+ * connection, when more connections take turns than the cache remembers, and through a pool's proxies
+ * of query_only connections.
  */
 class StatementCacheTest {
     private final MessageSearch search = MessageSearch.sqlite();
@@ -93,18 +90,35 @@ class StatementCacheTest {
         }
     }
 
+    /**
+     * A pool lends a new proxy of the same physical connection each time (as HikariCP does, answering
+     * unwrap with the connection behind): the statements are found again through unwrap, and nothing is
+     * ever prepared on the proxies.
+     */
     @Test
-    void pooledReadOnlyConnections() throws Exception {
-        SQLiteDataSource sqlite = new SQLiteDataSource(SqliteFile.config(RetryPolicy.HERMES, false));
-        sqlite.setUrl(SqliteFile.url(file));
-        HikariConfig config = new HikariConfig();
-        config.setDataSource(sqlite);
-        config.setMaximumPoolSize(3);
-        config.setConnectionInitSql("PRAGMA query_only = 1");
-        try (HikariDataSource pool = new HikariDataSource(config)) {
-            DSLContext reader = DSL.using(pool, SQLDialect.SQLITE);
-            assertEverySearchRight(4, 100, () -> reader);
+    void proxiesOfOneConnectionShareItsStatements() throws Exception {
+        try (Connection physical = SearchDatabases.open(file)) {
+            try (Statement pragma = physical.createStatement()) {
+                pragma.execute("PRAGMA query_only = 1");
+            }
+            AtomicInteger preparedOnProxies = new AtomicInteger();
+            assertEverySearchRight(4, 100, () -> SearchDatabases.dsl(loan(physical, preparedOnProxies)));
+            assertEquals(0, preparedOnProxies.get());
         }
+    }
+
+    private static Connection loan(Connection physical, AtomicInteger preparedOnProxies) {
+        return (Connection) Proxy.newProxyInstance(StatementCacheTest.class.getClassLoader(), new Class<?>[]{Connection.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("prepareStatement")) {
+                        preparedOnProxies.incrementAndGet();
+                    }
+                    try {
+                        return method.invoke(physical, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
     }
 
     private void assertEverySearchRight(int threads, int rounds, java.util.function.Supplier<DSLContext> readers) throws Exception {
