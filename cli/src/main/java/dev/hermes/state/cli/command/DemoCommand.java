@@ -6,6 +6,7 @@ import dev.hermes.state.cli.demo.DemoClock;
 import dev.hermes.state.cli.demo.DemoData;
 import dev.hermes.state.cli.stats.StoreStats;
 import dev.hermes.state.cli.text.Highlighter;
+import dev.hermes.state.cli.text.Table;
 import dev.hermes.state.cli.text.Times;
 import dev.hermes.state.cli.view.LineageView;
 import dev.hermes.state.cli.view.SearchView;
@@ -92,10 +93,12 @@ public final class DemoCommand implements Callable<Integer> {
         }
 
         heading(style, "Next", null);
-        out.println("  " + db + " sessions show '" + DemoData.CHAIN_TITLE + "'     one session with its messages");
-        out.println("  " + db + " --json sessions list         the same data for scripts, with Hermes' keys");
-        out.println("  echo '{\"id\": 1, \"method\": \"session_count\"}' | " + db + " rpc    Hermes' API for any language");
-        out.println("  hermes-state --help                       everything else (your own store: ~/.hermes/state.db)");
+        Table next = Table.withColumns(2)
+                .row(db + " sessions show '" + DemoData.CHAIN_TITLE + "'", "one session with its messages")
+                .row(db + " --json sessions list", "the same data for scripts, with Hermes' keys")
+                .row("echo '{\"id\": 1, \"method\": \"session_count\"}' | " + db + " rpc", "Hermes' API, for any language")
+                .row("hermes-state --help", "everything else; without --db it opens your own ~/.hermes/state.db");
+        next.lines().forEach(line -> out.println("  " + line));
         return HermesStateCli.OK;
     }
 
