@@ -1,5 +1,6 @@
 package dev.hermes.state.cli.view;
 
+import dev.hermes.state.cli.text.DisplayWidth;
 import dev.hermes.state.cli.text.Highlighter;
 import dev.hermes.state.cli.text.Table;
 import dev.hermes.state.cli.text.Times;
@@ -36,6 +37,9 @@ public final class SessionView {
                     lines.add(INDENT + line);
                 }
             }
+            for (String call : toolCalls(message.toolCalls())) {
+                lines.add(INDENT + "→ " + call);
+            }
         }
         return lines;
     }
@@ -54,7 +58,7 @@ public final class SessionView {
         if (s.parentSessionId() != null) {
             table.row("parent", s.parentSessionId());
         }
-        table.row("messages", s.messageCount() + " (" + s.toolCallCount() + " tool calls)");
+        table.row("messages", s.messageCount() + " (" + s.toolCallCount() + (s.toolCallCount() == 1 ? " tool call)" : " tool calls)"));
         table.row("tokens", String.format(Locale.ROOT, "in %,d · out %,d · cache read %,d · cache write %,d · reasoning %,d",
                 s.inputTokens(), s.outputTokens(), s.cacheReadTokens(), s.cacheWriteTokens(), s.reasoningTokens()));
         String cost = cost(s);
@@ -62,7 +66,7 @@ public final class SessionView {
             table.row("cost", cost);
         }
         if (s.systemPrompt() != null && !s.systemPrompt().isBlank()) {
-            table.row("system prompt", cut(s.systemPrompt(), 120));
+            table.row("system prompt", DisplayWidth.truncate(Table.singleLine(s.systemPrompt()), 120));
         }
         for (String line : table.lines()) {
             lines.add("  " + line);
@@ -79,7 +83,7 @@ public final class SessionView {
             parts.add(String.format(Locale.ROOT, "$%.4f actual", s.actualCostUsd()));
         }
         if (s.costStatus() != null) {
-            parts.add(s.costStatus());
+            parts.add("cost status " + s.costStatus());
         }
         if (s.billingProvider() != null || s.billingMode() != null) {
             parts.add("billing " + (s.billingProvider() == null ? "" : s.billingProvider())
@@ -95,9 +99,6 @@ public final class SessionView {
         }
         if (m.toolCallId() != null) {
             heading.append(style.dim(" (" + m.toolCallId() + ")"));
-        }
-        for (String call : toolCalls(m.toolCalls())) {
-            heading.append("  → ").append(call);
         }
         return heading.toString();
     }

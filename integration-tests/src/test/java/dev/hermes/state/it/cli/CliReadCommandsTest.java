@@ -136,7 +136,7 @@ class CliReadCommandsTest {
         List<String> lines = cli.run("--db", db, "sessions", "show", "20260310_0900").ok().lines();
         assertEquals("Session " + ROOT + "  \"my project\"", lines.get(0));
         assertTrue(lines.contains("Messages (5)"), String.join("\n", lines));
-        assertTrue(lines.stream().anyMatch(line -> line.matches("\\[\\d\\d:\\d\\d:\\d\\d] assistant  → .+\\(.*")),
+        assertTrue(lines.contains("    → terminal({\"command\": \"pg_dump --schema-only app > schema.sql\"})"),
                 "tool calls are shown as name(arguments):\n" + String.join("\n", lines));
         assertTrue(lines.stream().anyMatch(line -> line.matches("\\[\\d\\d:\\d\\d:\\d\\d] tool terminal.*")));
     }
