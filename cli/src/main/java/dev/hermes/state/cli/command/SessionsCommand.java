@@ -84,7 +84,7 @@ public final class SessionsCommand implements Callable<Integer> {
             return HermesStateCli.OK;
         }
         SessionListView.render(rows, cli.times()).forEach(cli.out()::println);
-        if (rows.size() == limit) {
+        if (limit > 0 && rows.size() == limit) {
             cli.out().println();
             cli.out().println("Showing " + (offset + 1) + "-" + (offset + rows.size()) + ". Next page: --offset " + (offset + limit)
                     + (all ? "" : "   Child sessions too: --all"));
