@@ -212,6 +212,35 @@ class MessageSearchTest {
                 sortedIds(SearchQuery.builder("shared").roleFilter(List.of("user")).excludeSources(List.of("cli")).build()));
     }
 
+    /** Every filter and paging value at once binds each value to its own place, for FTS5 and for LIKE. */
+    @Test
+    void allFiltersTogether() throws SQLException {
+        writer.session("c", "cli", 1000);
+        writer.session("t", "telegram", 1000);
+        writer.session("d", "discord", 1000);
+        writer.session("s", "slack", 1000);
+        List<Long> expected = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            String session = List.of("c", "t", "d", "s").get(i % 4);
+            String role = i % 3 == 0 ? "user" : "assistant";
+            // longer and longer: bm25 ranks the earlier messages first
+            long id = writer.message(session, role, "shared 迁移项目" + " pad".repeat(i), 1001 + i);
+            if (!session.equals("s") && !session.equals("d") && role.equals("user")) {
+                expected.add(id);
+            }
+        }
+        // cli and telegram users: by rank (oldest first here) for FTS5, newest first for the fallback
+        assertEquals(7, expected.size());
+        SearchQuery.Builder fts = SearchQuery.builder("shared").sourceFilter(List.of("cli", "telegram", "slack"))
+                .excludeSources(List.of("slack", "whatsapp")).roleFilter(List.of("user", "system")).limit(3).offset(2);
+        assertEquals(expected.subList(2, 5), ids(fts.build()));
+        SearchQuery.Builder like = SearchQuery.builder("迁移").sourceFilter(List.of("cli", "telegram", "slack"))
+                .excludeSources(List.of("slack", "whatsapp")).roleFilter(List.of("user", "system")).limit(3).offset(2);
+        List<Long> newestFirst = new ArrayList<>(expected);
+        java.util.Collections.reverse(newestFirst);
+        assertEquals(newestFirst.subList(2, 5), ids(like.build()));
+    }
+
     // ------------------------------------------------------------------ ranking and paging
 
     /** bm25 prefers the shorter of documents with one occurrence each: ids 5, 4, 3, 2, 1 by rank. */
