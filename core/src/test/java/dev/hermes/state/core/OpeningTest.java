@@ -240,6 +240,25 @@ class OpeningTest {
     }
 
     @Test
+    void aReadThatFailedLeavesItsConnectionUsable() throws Exception {
+        // The fixture is in rollback-journal mode, where an exclusive lock keeps readers out.
+        Path file = TestStores.copyFixture("state-v6.db", dir);
+        try (StateRepository store = StateRepository.builder().path(file).readOnly(true)
+                .busyTimeout(Duration.ofMillis(50)).maxAttempts(1).readerPoolSize(1).build()) {
+            assertEquals(5, store.getMessages("20260310_090000_8520da").size());
+            try (Connection other = TestStores.plainConnection(file); Statement statement = other.createStatement()) {
+                statement.execute("BEGIN EXCLUSIVE");
+                assertThrows(BusyException.class, () -> store.getMessages("20260310_090000_8520da"));
+                assertThrows(BusyException.class, () -> store.compressionTip("20260310_090000_8520da"));
+                statement.execute("ROLLBACK");
+            }
+            // the same (only) read connection, with statements that failed mid-step, works again
+            assertEquals(5, store.getMessages("20260310_090000_8520da").size());
+            assertEquals("20260310_135900_0957cb", store.compressionTip("20260310_090000_8520da"));
+        }
+    }
+
+    @Test
     void defaultPathFollowsHermesHome() throws Exception {
         assertEquals(dir.resolve("home").resolve("state.db").toString(),
                 ChildJvm.run(Map.of("HERMES_HOME", "  " + dir.resolve("home") + "  "), List.of(), ChildMains.PrintDefaultPath.class).stdout());

@@ -4,7 +4,6 @@ import org.jooq.ConnectionProvider;
 import org.jooq.exception.DataAccessException;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,8 +19,7 @@ import java.util.concurrent.Semaphore;
 final class ReaderPool implements ConnectionProvider {
 
     /** A read connection with what is bound to it. */
-    record Reader(Connection jdbc, StatementCache statements, Transaction transaction,
-                  PreparedStatement begin, PreparedStatement rollback) {
+    record Reader(Connection jdbc, StatementCache statements, Transaction transaction) {
     }
 
     /** Opens and configures a new reader. */
