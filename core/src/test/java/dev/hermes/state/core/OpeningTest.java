@@ -168,6 +168,7 @@ class OpeningTest {
         store.close();
         assertThrows(StateIOException.class, () -> store.getSession("s1"));
         assertThrows(StateIOException.class, () -> store.createSession("s2", "cli"));
+        assertThrows(StateIOException.class, () -> store.dsl().fetchCount(SESSIONS));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.hermes.state.core.connection;
 
+import dev.hermes.state.StateIOException;
 import org.jooq.ConnectionProvider;
 import org.jooq.exception.DataAccessException;
 
@@ -49,6 +50,9 @@ final class ReaderPool implements ConnectionProvider {
 
     /** Waits for a free reader (opening one if none is idle); give it back with {@link #giveBack}. */
     Reader borrow() throws SQLException {
+        if (closed) {
+            throw new StateIOException("The store is closed");
+        }
         try {
             permits.acquire();
         } catch (InterruptedException interrupted) {
