@@ -1,0 +1,303 @@
+package dev.hermes.state.bench.raw;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hermes.state.core.NewMessage;
+import dev.hermes.state.sqlite.RetryPolicy;
+import dev.hermes.state.sqlite.SqliteFile;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The raw-JDBC baseline: the same SQL the store has to run, hand-written on one plain sqlite-jdbc
+ * connection with prepared statements (no jOOQ, no pool, no retry layer), with the same connection
+ * settings as the store (foreign keys on, busy timeout, synchronous NORMAL, WAL). It stands for the
+ * fastest a careful programmer gets from JDBC, so the store's overhead can be stated as a ratio.
+ * Not thread-safe; one instance per file.
+ */
+public final class RawJdbcStore implements AutoCloseable {
+    private static final String INSERT_SESSION = "INSERT OR IGNORE INTO sessions (id, source, user_id, model, "
+            + "model_config, system_prompt, parent_session_id, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String INSERT_MESSAGE = "INSERT INTO messages (session_id, role, content, tool_call_id, "
+            + "tool_calls, tool_name, timestamp, token_count, finish_reason, reasoning, reasoning_details, "
+            + "codex_reasoning_items) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String BUMP_COUNTERS = "UPDATE sessions SET message_count = message_count + ?, "
+            + "tool_call_count = tool_call_count + ? WHERE id = ?";
+    private static final String SEARCH = "SELECT m.id, m.session_id, m.role, "
+            + "snippet(messages_fts, 0, '>>>', '<<<', '...', 40) AS snippet, m.timestamp, m.tool_name, "
+            + "s.source, s.model, s.started_at AS session_started "
+            + "FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid JOIN sessions s ON s.id = m.session_id "
+            + "WHERE messages_fts MATCH ? ORDER BY rank LIMIT ? OFFSET ?";
+    /** The previous message of the same session, the hit and the next one, by (timestamp, id); content cut to 200. */
+    private static final String CONTEXT = "SELECT role, substr(content, 1, 200) FROM ("
+            + "SELECT * FROM (SELECT role, content, timestamp, id FROM messages WHERE session_id = ?1 "
+            + "AND (timestamp, id) < (?2, ?3) ORDER BY timestamp DESC, id DESC LIMIT 1) "
+            + "UNION ALL SELECT role, content, timestamp, id FROM messages WHERE id = ?3 "
+            + "UNION ALL SELECT * FROM (SELECT role, content, timestamp, id FROM messages WHERE session_id = ?1 "
+            + "AND (timestamp, id) > (?2, ?3) ORDER BY timestamp, id LIMIT 1)) ORDER BY timestamp, id";
+    private static final String CONVERSATION = "SELECT role, content, tool_call_id, tool_calls, tool_name, reasoning, "
+            + "reasoning_details, codex_reasoning_items FROM messages WHERE session_id = ? ORDER BY timestamp, id";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Connection connection;
+    private final PreparedStatement begin;
+    private final PreparedStatement commit;
+    private final PreparedStatement insertSession;
+    private final PreparedStatement insertMessage;
+    private final PreparedStatement insertMessageBatch;
+    private final PreparedStatement bumpCounters;
+    private final PreparedStatement search;
+    private final PreparedStatement context;
+    private final PreparedStatement conversation;
+
+    private RawJdbcStore(Connection connection) throws SQLException {
+        this.connection = connection;
+        // auto-commit stays on: transactions are explicit BEGIN IMMEDIATE ... COMMIT, as the store does them
+        this.begin = connection.prepareStatement("BEGIN IMMEDIATE");
+        this.commit = connection.prepareStatement("COMMIT");
+        this.insertSession = connection.prepareStatement(INSERT_SESSION);
+        this.insertMessage = connection.prepareStatement(INSERT_MESSAGE + " RETURNING id");
+        this.insertMessageBatch = connection.prepareStatement(INSERT_MESSAGE);
+        this.bumpCounters = connection.prepareStatement(BUMP_COUNTERS);
+        this.search = connection.prepareStatement(SEARCH);
+        this.context = connection.prepareStatement(CONTEXT);
+        this.conversation = connection.prepareStatement(CONVERSATION);
+    }
+
+    /** Opens a file that already has the version-6 schema (create it with the project's Migrator). */
+    public static RawJdbcStore open(Path file) throws SQLException {
+        Connection connection = SqliteFile.open(file, RetryPolicy.HERMES, false);
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("PRAGMA journal_mode=WAL");
+        }
+        return new RawJdbcStore(connection);
+    }
+
+    /** create_session with model only, in its own transaction. */
+    public void createSession(String id, String source, String model) throws SQLException {
+        begin.execute();
+        try {
+            insertSession.setString(1, id);
+            insertSession.setString(2, source);
+            insertSession.setString(3, null);
+            insertSession.setString(4, model);
+            insertSession.setString(5, null);
+            insertSession.setString(6, null);
+            insertSession.setString(7, null);
+            insertSession.setDouble(8, now());
+            insertSession.executeUpdate();
+            commit.execute();
+        } catch (SQLException | RuntimeException e) {
+            rollback(e);
+            throw e;
+        }
+    }
+
+    /** append_message: insert + counter update in one BEGIN IMMEDIATE transaction; returns the new id. */
+    public long appendMessage(String sessionId, NewMessage message) throws SQLException {
+        begin.execute();
+        try {
+            bind(insertMessage, sessionId, message, now());
+            long id;
+            try (ResultSet generated = insertMessage.executeQuery()) {
+                generated.next();
+                id = generated.getLong(1);
+            }
+            bumpCounters(sessionId, 1, toolCallIncrement(message));
+            commit.execute();
+            return id;
+        } catch (SQLException | RuntimeException e) {
+            rollback(e);
+            throw e;
+        }
+    }
+
+    /** Many messages of one session as one JDBC batch, one counter update, one transaction. */
+    public void appendBatch(String sessionId, List<NewMessage> messages) throws SQLException {
+        begin.execute();
+        try {
+            long toolCalls = 0;
+            for (NewMessage message : messages) {
+                bind(insertMessageBatch, sessionId, message, now());
+                insertMessageBatch.addBatch();
+                toolCalls += toolCallIncrement(message);
+            }
+            insertMessageBatch.executeBatch();
+            bumpCounters(sessionId, messages.size(), toolCalls);
+            commit.execute();
+        } catch (SQLException | RuntimeException e) {
+            rollback(e);
+            throw e;
+        }
+    }
+
+    /** A search hit of the baseline: the columns of search_messages and the context rows. */
+    public record Hit(long id, String sessionId, String role, String snippet, double timestamp, String toolName,
+                      String source, String model, double sessionStarted, List<Map<String, String>> context) {
+    }
+
+    /** search_messages(query, limit) with default filters: the MATCH/snippet/rank query, then each hit's context. */
+    public List<Hit> search(String query, int limit) throws SQLException {
+        List<Hit> hits = new ArrayList<>(limit);
+        search.setString(1, query);
+        search.setInt(2, limit);
+        search.setInt(3, 0);
+        try (ResultSet rows = search.executeQuery()) {
+            while (rows.next()) {
+                hits.add(new Hit(rows.getLong(1), rows.getString(2), rows.getString(3), rows.getString(4),
+                        rows.getDouble(5), rows.getString(6), rows.getString(7), rows.getString(8), rows.getDouble(9),
+                        null));
+            }
+        }
+        List<Hit> withContext = new ArrayList<>(hits.size());
+        for (Hit hit : hits) {
+            withContext.add(new Hit(hit.id(), hit.sessionId(), hit.role(), hit.snippet(), hit.timestamp(),
+                    hit.toolName(), hit.source(), hit.model(), hit.sessionStarted(), context(hit)));
+        }
+        return withContext;
+    }
+
+    /** get_messages_as_conversation: the OpenAI chat shape, tool_calls decoded from JSON. */
+    public List<Map<String, Object>> conversation(String sessionId) throws SQLException {
+        List<Map<String, Object>> messages = new ArrayList<>();
+        conversation.setString(1, sessionId);
+        try (ResultSet rows = conversation.executeQuery()) {
+            while (rows.next()) {
+                String role = rows.getString(1);
+                Map<String, Object> message = new LinkedHashMap<>();
+                message.put("role", role);
+                message.put("content", rows.getString(2));
+                putIfNotEmpty(message, "tool_call_id", rows.getString(3));
+                String toolCalls = rows.getString(4);
+                if (toolCalls != null && !toolCalls.isEmpty()) {
+                    message.put("tool_calls", decodeOr(toolCalls, List.of()));
+                }
+                putIfNotEmpty(message, "tool_name", rows.getString(5));
+                if ("assistant".equals(role)) {
+                    putIfNotEmpty(message, "reasoning", rows.getString(6));
+                    putDecodedIfNotEmpty(message, "reasoning_details", rows.getString(7));
+                    putDecodedIfNotEmpty(message, "codex_reasoning_items", rows.getString(8));
+                }
+                messages.add(message);
+            }
+        }
+        return messages;
+    }
+
+    @Override
+    public void close() throws SQLException {
+        connection.close();
+    }
+
+    private List<Map<String, String>> context(Hit hit) throws SQLException {
+        List<Map<String, String>> rows = new ArrayList<>(3);
+        context.setString(1, hit.sessionId());
+        context.setDouble(2, hit.timestamp());
+        context.setLong(3, hit.id());
+        try (ResultSet result = context.executeQuery()) {
+            while (result.next()) {
+                Map<String, String> row = new LinkedHashMap<>();
+                row.put("role", result.getString(1));
+                row.put("content", result.getString(2));
+                rows.add(row);
+            }
+        }
+        return rows;
+    }
+
+    private static void bind(PreparedStatement insert, String sessionId, NewMessage message, double timestamp)
+            throws SQLException {
+        insert.setString(1, sessionId);
+        insert.setString(2, message.role());
+        insert.setString(3, message.content());
+        insert.setString(4, message.toolCallId());
+        insert.setString(5, jsonOrNull(message.toolCalls()));
+        insert.setString(6, message.toolName());
+        insert.setDouble(7, timestamp);
+        if (message.tokenCount() == null) {
+            insert.setNull(8, java.sql.Types.INTEGER);
+        } else {
+            insert.setLong(8, message.tokenCount());
+        }
+        insert.setString(9, message.finishReason());
+        insert.setString(10, message.reasoning());
+        insert.setString(11, jsonOrNull(message.reasoningDetails()));
+        insert.setString(12, jsonOrNull(message.codexReasoningItems()));
+    }
+
+    private void bumpCounters(String sessionId, long messages, long toolCalls) throws SQLException {
+        bumpCounters.setLong(1, messages);
+        bumpCounters.setLong(2, toolCalls);
+        bumpCounters.setString(3, sessionId);
+        bumpCounters.executeUpdate();
+    }
+
+    /** SPEC: a list adds its size, any other non-null value 1; tool messages add nothing. */
+    private static long toolCallIncrement(NewMessage message) {
+        if (message.toolCalls() == null || "tool".equals(message.role())) {
+            return 0;
+        }
+        return message.toolCalls() instanceof Collection<?> list ? list.size() : 1;
+    }
+
+    /** JSON text, or NULL for null and empty values (SPEC section 1). */
+    private static String jsonOrNull(Object value) {
+        if (value == null || value instanceof Collection<?> c && c.isEmpty() || value instanceof Map<?, ?> m && m.isEmpty()) {
+            return null;
+        }
+        try {
+            return JSON.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not JSON-serialisable: " + value, e);
+        }
+    }
+
+    private static Object decodeOr(String json, Object fallback) {
+        try {
+            return JSON.readValue(json, Object.class);
+        } catch (JsonProcessingException e) {
+            return fallback;
+        }
+    }
+
+    private static void putIfNotEmpty(Map<String, Object> message, String key, String value) {
+        if (value != null && !value.isEmpty()) {
+            message.put(key, value);
+        }
+    }
+
+    private static void putDecodedIfNotEmpty(Map<String, Object> message, String key, String json) {
+        if (json != null && !json.isEmpty()) {
+            Object decoded = decodeOr(json, null);
+            if (decoded != null) {
+                message.put(key, decoded);
+            }
+        }
+    }
+
+    private void rollback(Exception cause) {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("ROLLBACK");
+        } catch (SQLException rollbackFailure) {
+            cause.addSuppressed(rollbackFailure);
+        }
+    }
+
+    /** Epoch seconds with microseconds, like Python's time.time(). */
+    private static double now() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() + (now.getNano() / 1000) / 1_000_000.0;
+    }
+}

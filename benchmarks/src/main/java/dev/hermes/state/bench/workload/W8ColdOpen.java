@@ -1,0 +1,186 @@
+package dev.hermes.state.bench.workload;
+
+import dev.hermes.state.bench.measure.Latencies;
+import dev.hermes.state.bench.measure.Report;
+import dev.hermes.state.bench.process.Child;
+import dev.hermes.state.bench.process.ColdOpenProcess;
+import dev.hermes.state.bench.process.EmptyProcess;
+import dev.hermes.state.bench.process.HelloWorld;
+import dev.hermes.state.bench.process.JavaProcess;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+
+/**
+ * W8 — cold open. The BENCHMARK.md measure: a child JVM (same class path and options as this one)
+ * opens the store, reads a session and prints READY, against an empty main. The issue's target: the
+ * real command {@code java -jar hermes-state.jar --db FILE sessions list} against a hello-world
+ * {@code java -jar}, both started the same way, spawn to exit.
+ */
+public final class W8ColdOpen {
+    public static final int ROUNDS = 10;
+    public static final String CLI_MAIN = "dev.hermes.state.cli.HermesStateCli";
+    private static final Duration TIMEOUT = Duration.ofMinutes(2);
+
+    /** The target measure; {@code skipped} says why when it could not run. */
+    public record CliStart(String jar, Latencies command, Latencies helloWorld, String skipped) {
+        public double ratio() {
+            return skipped == null ? command.medianMs() / helloWorld.medianMs() : Double.NaN;
+        }
+
+        Map<String, Object> toJson() {
+            Map<String, Object> json = new LinkedHashMap<>();
+            if (skipped != null) {
+                json.put("skipped", skipped);
+                return json;
+            }
+            json.put("command", "java -jar " + jar + " --db FILE sessions list");
+            json.put("sessions_list_spawn_to_exit", command.minMedian());
+            json.put("hello_world_jar_spawn_to_exit", helloWorld.minMedian());
+            json.put("ratio_median", Report.round(ratio()));
+            return json;
+        }
+    }
+
+    public record Result(Latencies spawnToReady, Latencies spawnToExit, Latencies baseline, CliStart cli) {
+        public double readyMinusBaselineMs() {
+            return spawnToReady.medianMs() - baseline.medianMs();
+        }
+
+        public Map<String, Object> toJson() {
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("spawn_to_ready", spawnToReady.minMedian());
+            json.put("spawn_to_exit", spawnToExit.minMedian());
+            json.put("baseline", baseline.minMedian());
+            json.put("ready_minus_baseline_median_ms", Report.round(readyMinusBaselineMs()));
+            return json;
+        }
+
+        public Map<String, Object> detailsJson() {
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("jvm_options", JavaProcess.inheritedOptions(false));
+            json.put("cli_start", cli.toJson());
+            return json;
+        }
+    }
+
+    private W8ColdOpen() {
+    }
+
+    public static Result run(Path db, Path scratch) throws Exception {
+        List<String> options = JavaProcess.inheritedOptions(false);
+        List<String> child = JavaProcess.command(options, ColdOpenProcess.class, db.toString());
+        List<String> empty = JavaProcess.command(options, EmptyProcess.class);
+        Path stderr = scratch.resolve("w8.err");
+        coldOpen(child, stderr);
+        spawnToExit(empty, stderr);
+        Latencies ready = new Latencies(ROUNDS);
+        Latencies exit = new Latencies(ROUNDS);
+        Latencies baseline = new Latencies(ROUNDS);
+        for (int round = 0; round < ROUNDS; round++) {
+            long[] times = coldOpen(child, stderr);
+            ready.add(times[0]);
+            exit.add(times[1]);
+            baseline.add(spawnToExit(empty, stderr));
+        }
+        return new Result(ready, exit, baseline, cliStart(db, scratch, options));
+    }
+
+    private static CliStart cliStart(Path db, Path scratch, List<String> options) throws Exception {
+        Path jar = cliJar();
+        if (jar == null) {
+            return new CliStart(null, null, null, "not running from the hermes-state jar (start the benchmark with "
+                    + "./hermes-state bench, or set -Dhermes.state.jar=cli/target/hermes-state.jar)");
+        }
+        Path hello = helloWorldJar(scratch);
+        List<String> command = JavaProcess.jarCommand(options, jar, "--db", db.toString(), "sessions", "list");
+        List<String> helloCommand = JavaProcess.jarCommand(options, hello);
+        Path stderr = scratch.resolve("w8-cli.err");
+        spawnToExit(command, stderr);
+        spawnToExit(helloCommand, stderr);
+        Latencies cli = new Latencies(ROUNDS);
+        Latencies helloWorld = new Latencies(ROUNDS);
+        for (int round = 0; round < ROUNDS; round++) {
+            cli.add(spawnToExit(command, stderr));
+            helloWorld.add(spawnToExit(helloCommand, stderr));
+        }
+        return new CliStart(jar.toString(), cli, helloWorld, null);
+    }
+
+    /** {spawn→ready, spawn→exit} of one cold-open child. */
+    private static long[] coldOpen(List<String> command, Path stderr) throws Exception {
+        try (Child child = Child.start(command, stderr)) {
+            long ready = child.awaitLine(ColdOpenProcess.READY, TIMEOUT).receivedNanos();
+            int code = child.waitFor(TIMEOUT);
+            long exited = System.nanoTime();
+            if (code != 0) {
+                throw new IllegalStateException("cold-open child exited with " + code + child.stderrTail());
+            }
+            return new long[]{ready - child.spawnNanos(), exited - child.spawnNanos()};
+        }
+    }
+
+    private static long spawnToExit(List<String> command, Path stderr) throws Exception {
+        try (Child child = Child.start(command, stderr)) {
+            // drain stdout to its end so a chatty child never blocks on a full pipe
+            while (child.nextLine(TIMEOUT).text() != null) {
+                // discard
+            }
+            int code = child.waitFor(TIMEOUT);
+            long exited = System.nanoTime();
+            if (code != 0) {
+                throw new IllegalStateException(String.join(" ", command) + " exited with " + code + child.stderrTail());
+            }
+            return exited - child.spawnNanos();
+        }
+    }
+
+    /**
+     * The hermes-state jar: this process's own class path when it is that jar (the normal case:
+     * {@code ./hermes-state bench}), else the {@code hermes.state.jar} system property.
+     */
+    static Path cliJar() throws IOException {
+        String configured = System.getProperty("hermes.state.jar");
+        if (configured != null && !configured.isBlank()) {
+            return Path.of(configured);
+        }
+        String classPath = JavaProcess.classPath();
+        if (classPath == null || classPath.contains(java.io.File.pathSeparator) || !classPath.endsWith(".jar")) {
+            return null;
+        }
+        try (JarFile jar = new JarFile(classPath)) {
+            Manifest manifest = jar.getManifest();
+            String main = manifest == null ? null : manifest.getMainAttributes().getValue(Attributes.Name.MAIN_CLASS);
+            return CLI_MAIN.equals(main) ? Path.of(classPath) : null;
+        }
+    }
+
+    /** A one-class jar whose main prints "Hello, world". */
+    static Path helloWorldJar(Path scratch) throws IOException {
+        Path jar = scratch.resolve("hello-world.jar");
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, HelloWorld.class.getName());
+        String entry = HelloWorld.class.getName().replace('.', '/') + ".class";
+        try (OutputStream file = Files.newOutputStream(jar);
+             JarOutputStream out = new JarOutputStream(file, manifest);
+             InputStream classBytes = HelloWorld.class.getResourceAsStream("/" + entry)) {
+            out.putNextEntry(new JarEntry(entry));
+            classBytes.transferTo(out);
+            out.closeEntry();
+        }
+        return jar;
+    }
+}
