@@ -129,8 +129,9 @@ public final class RawJdbcStore implements AutoCloseable {
         begin.execute();
         try {
             long toolCalls = 0;
+            double timestamp = now();
             for (NewMessage message : messages) {
-                bind(insertMessageBatch, sessionId, message, now());
+                bind(insertMessageBatch, sessionId, message, timestamp);
                 insertMessageBatch.addBatch();
                 toolCalls += toolCallIncrement(message);
             }

@@ -79,26 +79,27 @@ public final class W8ColdOpen {
     private W8ColdOpen() {
     }
 
-    public static Result run(Path db, Path scratch) throws Exception {
+    /** {@code rounds} = 10 in BENCHMARK.md; fewer only for the smoke test. */
+    public static Result run(Path db, Path scratch, int rounds) throws Exception {
         List<String> options = JavaProcess.inheritedOptions(false);
         List<String> child = JavaProcess.command(options, ColdOpenProcess.class, db.toString());
         List<String> empty = JavaProcess.command(options, EmptyProcess.class);
         Path stderr = scratch.resolve("w8.err");
         coldOpen(child, stderr);
         spawnToExit(empty, stderr);
-        Latencies ready = new Latencies(ROUNDS);
-        Latencies exit = new Latencies(ROUNDS);
-        Latencies baseline = new Latencies(ROUNDS);
-        for (int round = 0; round < ROUNDS; round++) {
+        Latencies ready = new Latencies(rounds);
+        Latencies exit = new Latencies(rounds);
+        Latencies baseline = new Latencies(rounds);
+        for (int round = 0; round < rounds; round++) {
             long[] times = coldOpen(child, stderr);
             ready.add(times[0]);
             exit.add(times[1]);
             baseline.add(spawnToExit(empty, stderr));
         }
-        return new Result(ready, exit, baseline, cliStart(db, scratch, options));
+        return new Result(ready, exit, baseline, cliStart(db, scratch, options, rounds));
     }
 
-    private static CliStart cliStart(Path db, Path scratch, List<String> options) throws Exception {
+    private static CliStart cliStart(Path db, Path scratch, List<String> options, int rounds) throws Exception {
         Path jar = cliJar();
         if (jar == null) {
             return new CliStart(null, null, null, "not running from the hermes-state jar (start the benchmark with "
@@ -110,9 +111,9 @@ public final class W8ColdOpen {
         Path stderr = scratch.resolve("w8-cli.err");
         spawnToExit(command, stderr);
         spawnToExit(helloCommand, stderr);
-        Latencies cli = new Latencies(ROUNDS);
-        Latencies helloWorld = new Latencies(ROUNDS);
-        for (int round = 0; round < ROUNDS; round++) {
+        Latencies cli = new Latencies(rounds);
+        Latencies helloWorld = new Latencies(rounds);
+        for (int round = 0; round < rounds; round++) {
             cli.add(spawnToExit(command, stderr));
             helloWorld.add(spawnToExit(helloCommand, stderr));
         }
