@@ -77,6 +77,7 @@ public final class Benchmark {
     private final int messagesPerSession;
     private final Extent extent;
     private final PrintStream progress;
+    private long lastStep;
 
     private Benchmark(Path runDir, int sessions, int messagesPerSession, Extent extent, PrintStream progress) {
         this.runDir = runDir;
@@ -300,6 +301,7 @@ public final class Benchmark {
                 + ", " + env.get("cpu_model") + " x" + env.get("cpus") + ", " + env.get("runtime") + ", SQLite "
                 + env.get("sqlite") + ", journal_mode=" + env.get("journal_mode") + ", synchronous="
                 + env.get("synchronous"));
+        step("done");
         ResultTable.print(rows, out);
         out.println("result file: " + resultFile.toAbsolutePath());
         List<String> failures = correctnessFailures(results);
@@ -532,8 +534,12 @@ public final class Benchmark {
         }
     }
 
+    /** Progress on stderr, with the seconds since the previous step (the run takes minutes). */
     private void step(String what) {
-        progress.println("[bench] " + what);
+        long now = System.nanoTime();
+        String elapsed = lastStep == 0 ? "" : String.format(java.util.Locale.ROOT, " (previous step %.1f s)", (now - lastStep) / 1e9);
+        lastStep = now;
+        progress.println("[bench] " + what + elapsed);
         progress.flush();
     }
 

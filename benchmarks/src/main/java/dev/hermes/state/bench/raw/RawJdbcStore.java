@@ -34,18 +34,25 @@ public final class RawJdbcStore implements AutoCloseable {
             + "codex_reasoning_items) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     private static final String BUMP_COUNTERS = "UPDATE sessions SET message_count = message_count + ?, "
             + "tool_call_count = tool_call_count + ? WHERE id = ?";
-    private static final String SEARCH = "SELECT m.id, m.session_id, m.role, "
-            + "snippet(messages_fts, 0, '>>>', '<<<', '...', 40) AS snippet, m.timestamp, m.tool_name, "
-            + "s.source, s.model, s.started_at AS session_started "
+    /**
+     * search_messages in one statement: the page of hits (MATCH, ordered by FTS5 rank, limit/offset) as
+     * a derived table, joined to each hit's previous and next message of the same session by
+     * (timestamp, id) through idx_messages_session; contents cut to 200 characters. Rank ties are
+     * ordered by id so that the result is deterministic.
+     */
+    private static final String SEARCH = "SELECT page.id, page.session_id, page.role, page.snippet, page.hit_content, "
+            + "page.timestamp, page.tool_name, page.source, page.model, page.started_at, "
+            + "previous.role, substr(previous.content, 1, 200), next.role, substr(next.content, 1, 200) "
+            + "FROM (SELECT m.id, m.session_id, m.role, snippet(messages_fts, 0, '>>>', '<<<', '...', 40) AS snippet, "
+            + "substr(m.content, 1, 200) AS hit_content, m.timestamp, m.tool_name, s.source, s.model, s.started_at, "
+            + "messages_fts.rank AS rank "
             + "FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid JOIN sessions s ON s.id = m.session_id "
-            + "WHERE messages_fts MATCH ? ORDER BY rank LIMIT ? OFFSET ?";
-    /** The previous message of the same session, the hit and the next one, by (timestamp, id); content cut to 200. */
-    private static final String CONTEXT = "SELECT role, substr(content, 1, 200) FROM ("
-            + "SELECT * FROM (SELECT role, content, timestamp, id FROM messages WHERE session_id = ?1 "
-            + "AND (timestamp, id) < (?2, ?3) ORDER BY timestamp DESC, id DESC LIMIT 1) "
-            + "UNION ALL SELECT role, content, timestamp, id FROM messages WHERE id = ?3 "
-            + "UNION ALL SELECT * FROM (SELECT role, content, timestamp, id FROM messages WHERE session_id = ?1 "
-            + "AND (timestamp, id) > (?2, ?3) ORDER BY timestamp, id LIMIT 1)) ORDER BY timestamp, id";
+            + "WHERE messages_fts MATCH ?1 ORDER BY messages_fts.rank LIMIT ?2 OFFSET ?3) AS page "
+            + "LEFT JOIN messages previous ON previous.id = (SELECT n.id FROM messages n WHERE n.session_id = page.session_id "
+            + "AND (n.timestamp, n.id) < (page.timestamp, page.id) ORDER BY n.timestamp DESC, n.id DESC LIMIT 1) "
+            + "LEFT JOIN messages next ON next.id = (SELECT n.id FROM messages n WHERE n.session_id = page.session_id "
+            + "AND (n.timestamp, n.id) > (page.timestamp, page.id) ORDER BY n.timestamp, n.id LIMIT 1) "
+            + "ORDER BY page.rank, page.id";
     private static final String CONVERSATION = "SELECT role, content, tool_call_id, tool_calls, tool_name, reasoning, "
             + "reasoning_details, codex_reasoning_items FROM messages WHERE session_id = ? ORDER BY timestamp, id";
 
@@ -59,7 +66,6 @@ public final class RawJdbcStore implements AutoCloseable {
     private final PreparedStatement insertMessageBatch;
     private final PreparedStatement bumpCounters;
     private final PreparedStatement search;
-    private final PreparedStatement context;
     private final PreparedStatement conversation;
 
     private RawJdbcStore(Connection connection) throws SQLException {
@@ -72,7 +78,6 @@ public final class RawJdbcStore implements AutoCloseable {
         this.insertMessageBatch = connection.prepareStatement(INSERT_MESSAGE);
         this.bumpCounters = connection.prepareStatement(BUMP_COUNTERS);
         this.search = connection.prepareStatement(SEARCH);
-        this.context = connection.prepareStatement(CONTEXT);
         this.conversation = connection.prepareStatement(CONVERSATION);
     }
 
@@ -149,7 +154,7 @@ public final class RawJdbcStore implements AutoCloseable {
                       String source, String model, double sessionStarted, List<Map<String, String>> context) {
     }
 
-    /** search_messages(query, limit) with default filters: the MATCH/snippet/rank query, then each hit's context. */
+    /** search_messages(query, limit) with default filters: hits with snippet and context, one statement. */
     public List<Hit> search(String query, int limit) throws SQLException {
         List<Hit> hits = new ArrayList<>(limit);
         search.setString(1, query);
@@ -157,17 +162,20 @@ public final class RawJdbcStore implements AutoCloseable {
         search.setInt(3, 0);
         try (ResultSet rows = search.executeQuery()) {
             while (rows.next()) {
+                List<Map<String, String>> context = new ArrayList<>(3);
+                if (rows.getString(11) != null) {
+                    context.add(contextMessage(rows.getString(11), rows.getString(12)));
+                }
+                context.add(contextMessage(rows.getString(3), rows.getString(5)));
+                if (rows.getString(13) != null) {
+                    context.add(contextMessage(rows.getString(13), rows.getString(14)));
+                }
                 hits.add(new Hit(rows.getLong(1), rows.getString(2), rows.getString(3), rows.getString(4),
-                        rows.getDouble(5), rows.getString(6), rows.getString(7), rows.getString(8), rows.getDouble(9),
-                        null));
+                        rows.getDouble(6), rows.getString(7), rows.getString(8), rows.getString(9), rows.getDouble(10),
+                        context));
             }
         }
-        List<Hit> withContext = new ArrayList<>(hits.size());
-        for (Hit hit : hits) {
-            withContext.add(new Hit(hit.id(), hit.sessionId(), hit.role(), hit.snippet(), hit.timestamp(),
-                    hit.toolName(), hit.source(), hit.model(), hit.sessionStarted(), context(hit)));
-        }
-        return withContext;
+        return hits;
     }
 
     /** get_messages_as_conversation: the OpenAI chat shape, tool_calls decoded from JSON. */
@@ -202,20 +210,11 @@ public final class RawJdbcStore implements AutoCloseable {
         connection.close();
     }
 
-    private List<Map<String, String>> context(Hit hit) throws SQLException {
-        List<Map<String, String>> rows = new ArrayList<>(3);
-        context.setString(1, hit.sessionId());
-        context.setDouble(2, hit.timestamp());
-        context.setLong(3, hit.id());
-        try (ResultSet result = context.executeQuery()) {
-            while (result.next()) {
-                Map<String, String> row = new LinkedHashMap<>();
-                row.put("role", result.getString(1));
-                row.put("content", result.getString(2));
-                rows.add(row);
-            }
-        }
-        return rows;
+    private static Map<String, String> contextMessage(String role, String content) {
+        Map<String, String> message = new LinkedHashMap<>();
+        message.put("role", role);
+        message.put("content", content == null ? "" : content);
+        return message;
     }
 
     private static void bind(PreparedStatement insert, String sessionId, NewMessage message, double timestamp)
