@@ -1,30 +1,78 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.ConstraintViolationException;
+import dev.hermes.state.InvalidArgumentException;
+import dev.hermes.state.SchemaTooNewException;
+import dev.hermes.state.codegen.EpochSecondsConverter;
+import dev.hermes.state.core.connection.Backend;
+import dev.hermes.state.core.connection.ConnectionSource;
+import dev.hermes.state.core.connection.Database;
+import dev.hermes.state.core.connection.SqliteBackend;
 import dev.hermes.state.core.lineage.LineageNode;
 import dev.hermes.state.core.search.SearchHit;
 import dev.hermes.state.core.search.SearchQuery;
+import dev.hermes.state.migrations.Migrator;
+import dev.hermes.state.sqlite.RetryPolicy;
+import org.jooq.Condition;
+import org.jooq.Cursor;
 import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.JSON;
+import org.jooq.Record;
+import org.jooq.UpdateSetMoreStep;
+import org.jooq.impl.DSL;
 
 import javax.sql.DataSource;
+import java.math.BigInteger;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static dev.hermes.state.db.Tables.MESSAGES;
+import static dev.hermes.state.db.Tables.SESSIONS;
 
 /**
  * The Hermes session store (state.db): every operation of SPEC section 4, typed. Thread-safe; open it
  * once and keep it for the application's lifetime; {@link #close()} checkpoints and releases
- * everything. Every failure is a {@link dev.hermes.state.HermesStateException} subtype.
+ * everything. Every failure is a {@link dev.hermes.state.HermesStateException} subtype: bad arguments
+ * are refused with {@link InvalidArgumentException} before anything is written, and every write is one
+ * transaction, so a failed call changes nothing.
  *
- * <p>CONTRACT SKELETON: signatures are fixed (other modules compile against them); bodies are being
- * implemented.
+ * <p>Writes run one at a time on a single connection, each in its own {@code BEGIN IMMEDIATE}
+ * transaction with Hermes' retry policy; reads run concurrently on a small pool of connections that
+ * cannot write. Connections are opened on first use. Hermes names in the Javadoc ({@code create_session}
+ * ...) point at the SPEC operation each method implements.
  */
 public final class StateRepository implements AutoCloseable {
+    private static final String COMPRESSION = Lineage.COMPRESSION;
+    private static final double SECONDS_PER_DAY = 86_400.0;
+    /** get_next_title_in_lineage's pattern: a base title and a trailing " #<digits>" (Unicode digits, as Python's \d). */
+    private static final Pattern NUMBERED_TITLE = Pattern.compile("^(.*?) #(\\d+)$", Pattern.UNICODE_CHARACTER_CLASS);
+    private static final EpochSecondsConverter EPOCH_SECONDS = new EpochSecondsConverter();
 
-    private StateRepository() {
+    private final Database database;
+    private final Backend backend;
+    private final Clock clock;
+    private final MessageAppends appends;
+    private final Lineage lineage;
+    private final RichListing listing;
+
+    private StateRepository(Database database, Clock clock) {
+        this.database = database;
+        this.backend = database.backend();
+        this.clock = clock;
+        this.appends = new MessageAppends(backend.dialect());
+        this.lineage = new Lineage(backend);
+        this.listing = new RichListing(lineage);
     }
 
     // ------------------------------------------------------------------ opening
@@ -46,7 +94,11 @@ public final class StateRepository implements AutoCloseable {
 
     /** {@code $HERMES_HOME/state.db} when HERMES_HOME is set and not blank (trimmed), else {@code ~/.hermes/state.db}. */
     public static Path defaultPath() {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        String home = System.getenv("HERMES_HOME");
+        if (home != null && !home.isBlank()) {
+            return Path.of(home.strip()).resolve("state.db");
+        }
+        return Path.of(System.getProperty("user.home"), ".hermes", "state.db");
     }
 
     public static Builder builder() {
@@ -55,43 +107,83 @@ public final class StateRepository implements AutoCloseable {
 
     /** A read-only jOOQ context (reader pool, query_only) for custom type-safe queries on the generated tables. */
     public DSLContext dsl() {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        return database.readOnlyDsl();
     }
 
-    /** Runs custom writes in one BEGIN IMMEDIATE transaction with the retry policy; all or nothing. */
+    /**
+     * Runs custom writes in one BEGIN IMMEDIATE transaction with the retry policy; all or nothing.
+     * The work may run more than once (when another process holds the lock), so it must not have
+     * side effects outside the transaction. An unchecked exception it throws rolls back and reaches
+     * the caller unchanged; database failures arrive typed.
+     */
     public <T> T inWriteTransaction(Function<DSLContext, T> work) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        Arguments.required(work, "work");
+        return database.write("running a custom write transaction", transaction -> work.apply(transaction.dsl()));
     }
 
     /** The database file (empty for a store built on an application's DataSource). */
     public Optional<Path> path() {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        return database.file();
     }
 
     public boolean isReadOnly() {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        return database.isReadOnly();
     }
 
-    /** PRAGMA wal_checkpoint(PASSIVE) now (also done every 50 writes and at close). */
+    /** PRAGMA wal_checkpoint(PASSIVE) now (also done every 50 writes and at close). No-op when read-only. */
     public void checkpoint() {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        database.checkpoint(false);
     }
 
     /** Reclaims free pages (VACUUM) and truncates the WAL; returns the bytes the file shrank by. */
     public long vacuum() {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        return database.vacuum();
     }
 
+    /** Checkpoints (when this store wrote anything) and closes every connection. Idempotent. */
     @Override
     public void close() {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        database.close();
     }
 
     // ------------------------------------------------------------------ sessions
 
-    /** create_session: insert-or-ignore (the first row wins); unknown parent → ConstraintViolationException. */
+    /**
+     * create_session: inserts with started_at = now; an existing id is left unchanged (insert-or-ignore:
+     * the first row wins, no error). Unknown parent → ConstraintViolationException. Returns the id.
+     */
     public String createSession(NewSession session) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        Arguments.required(session, "session");
+        String id = Arguments.id(session.id(), "session id");
+        String source = Arguments.label(session.source(), "source");
+        String model = Arguments.optionalLabel(session.model(), "model");
+        String modelConfig = Arguments.optionalText(JsonValues.encode(session.modelConfig(), "model_config"), "model_config");
+        String systemPrompt = Arguments.optionalText(session.systemPrompt(), "system prompt");
+        String userId = Arguments.optionalLabel(session.userId(), "user id");
+        String parent = session.parentSessionId() == null ? null : Arguments.id(session.parentSessionId(), "parent session id");
+        Instant now = now();
+        return database.write("creating session " + id, transaction -> {
+            DSLContext dsl = transaction.dsl();
+            if (exists(dsl, id)) {
+                return id;
+            }
+            if (parent != null && !exists(dsl, parent)) {
+                throw new ConstraintViolationException("Cannot create session '" + id + "': parent session '"
+                        + parent + "' does not exist");
+            }
+            dsl.insertInto(SESSIONS)
+                    .set(SESSIONS.ID, id)
+                    .set(SESSIONS.SOURCE, source)
+                    .set(SESSIONS.USER_ID, userId)
+                    .set(SESSIONS.MODEL, model)
+                    .set(SESSIONS.MODEL_CONFIG, modelConfig == null ? null : JSON.json(modelConfig))
+                    .set(SESSIONS.SYSTEM_PROMPT, systemPrompt)
+                    .set(SESSIONS.PARENT_SESSION_ID, parent)
+                    .set(SESSIONS.STARTED_AT, now)
+                    .onConflictDoNothing()
+                    .execute();
+            return id;
+        });
     }
 
     public String createSession(String id, String source) {
@@ -100,168 +192,540 @@ public final class StateRepository implements AutoCloseable {
 
     /** ensure_session: insert-or-ignore, never overwrites. source null → "unknown". */
     public void ensureSession(String id, String source, String model) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        String sessionId = Arguments.id(id, "session id");
+        String sessionSource = source == null ? "unknown" : Arguments.label(source, "source");
+        String sessionModel = Arguments.optionalLabel(model, "model");
+        Instant now = now();
+        database.write("ensuring session " + sessionId, transaction -> transaction.dsl().insertInto(SESSIONS)
+                .set(SESSIONS.ID, sessionId)
+                .set(SESSIONS.SOURCE, sessionSource)
+                .set(SESSIONS.MODEL, sessionModel)
+                .set(SESSIONS.STARTED_AT, now)
+                .onConflictDoNothing()
+                .execute());
     }
 
-    /** end_session: sets ended_at/end_reason unless already ended; true when this call ended it. */
+    /** end_session: sets ended_at=now and end_reason unless already ended (the first end wins); true when this call ended it. */
     public boolean endSession(String id, String endReason) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        String sessionId = Arguments.id(id, "session id");
+        String reason = Arguments.label(endReason, "end reason");
+        Instant now = now();
+        return database.write("ending session " + sessionId, transaction -> transaction.dsl().update(SESSIONS)
+                .set(SESSIONS.ENDED_AT, now)
+                .set(SESSIONS.END_REASON, reason)
+                .where(SESSIONS.ID.eq(sessionId))
+                .and(SESSIONS.ENDED_AT.isNull())
+                .execute() > 0);
     }
 
     /** reopen_session: clears ended_at and end_reason. */
     public void reopenSession(String id) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        String sessionId = Arguments.id(id, "session id");
+        database.write("reopening session " + sessionId, transaction -> transaction.dsl().update(SESSIONS)
+                .setNull(SESSIONS.ENDED_AT)
+                .setNull(SESSIONS.END_REASON)
+                .where(SESSIONS.ID.eq(sessionId))
+                .execute());
     }
 
+    /** update_system_prompt. */
     public void updateSystemPrompt(String id, String systemPrompt) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        String sessionId = Arguments.id(id, "session id");
+        String prompt = Arguments.optionalText(systemPrompt, "system prompt");
+        database.write("updating the system prompt of session " + sessionId, transaction -> transaction.dsl()
+                .update(SESSIONS)
+                .set(SESSIONS.SYSTEM_PROMPT, prompt)
+                .where(SESSIONS.ID.eq(sessionId))
+                .execute());
     }
 
-    /** update_token_counts, incremental or absolute (SPEC section 4). */
+    /**
+     * update_token_counts (SPEC section 4). Incremental: the five token counters grow by the given
+     * amounts, estimated cost grows by the given one (from 0), actual cost grows only when given.
+     * Absolute: the counters are set, estimated cost becomes the given one (or 0), actual cost is set
+     * only when given. Both: cost status, source and pricing version take a given value (last wins);
+     * billing provider, base URL, mode and model are filled only while still NULL (first wins).
+     */
     public void updateTokenCounts(String id, TokenUsage usage) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        String sessionId = Arguments.id(id, "session id");
+        Arguments.required(usage, "token usage");
+        long input = Arguments.tokens(usage.inputTokens(), "input tokens");
+        long output = Arguments.tokens(usage.outputTokens(), "output tokens");
+        long cacheRead = Arguments.tokens(usage.cacheReadTokens(), "cache read tokens");
+        long cacheWrite = Arguments.tokens(usage.cacheWriteTokens(), "cache write tokens");
+        long reasoning = Arguments.tokens(usage.reasoningTokens(), "reasoning tokens");
+        Double estimated = Arguments.optionalAmount(usage.estimatedCostUsd(), "estimated cost");
+        Double actual = Arguments.optionalAmount(usage.actualCostUsd(), "actual cost");
+        String model = Arguments.optionalLabel(usage.model(), "model");
+        String costStatus = Arguments.optionalLabel(usage.costStatus(), "cost status");
+        String costSource = Arguments.optionalLabel(usage.costSource(), "cost source");
+        String pricingVersion = Arguments.optionalLabel(usage.pricingVersion(), "pricing version");
+        String billingProvider = Arguments.optionalLabel(usage.billingProvider(), "billing provider");
+        String billingBaseUrl = Arguments.optionalLabel(usage.billingBaseUrl(), "billing base URL");
+        String billingMode = Arguments.optionalLabel(usage.billingMode(), "billing mode");
+        boolean absolute = usage.absolute();
+        database.write("updating the token counts of session " + sessionId, transaction -> {
+            UpdateSetMoreStep<?> update = transaction.dsl().update(SESSIONS)
+                    .set(SESSIONS.INPUT_TOKENS, tokens(SESSIONS.INPUT_TOKENS, input, absolute))
+                    .set(SESSIONS.OUTPUT_TOKENS, tokens(SESSIONS.OUTPUT_TOKENS, output, absolute))
+                    .set(SESSIONS.CACHE_READ_TOKENS, tokens(SESSIONS.CACHE_READ_TOKENS, cacheRead, absolute))
+                    .set(SESSIONS.CACHE_WRITE_TOKENS, tokens(SESSIONS.CACHE_WRITE_TOKENS, cacheWrite, absolute))
+                    .set(SESSIONS.REASONING_TOKENS, tokens(SESSIONS.REASONING_TOKENS, reasoning, absolute))
+                    .set(SESSIONS.ESTIMATED_COST_USD, absolute
+                            ? DSL.val(estimated == null ? 0.0 : estimated)
+                            : DSL.coalesce(SESSIONS.ESTIMATED_COST_USD, DSL.inline(0.0)).plus(estimated == null ? 0.0 : estimated));
+            if (actual != null) {
+                update = update.set(SESSIONS.ACTUAL_COST_USD, absolute
+                        ? DSL.val(actual)
+                        : DSL.coalesce(SESSIONS.ACTUAL_COST_USD, DSL.inline(0.0)).plus(actual));
+            }
+            update = lastWins(update, SESSIONS.COST_STATUS, costStatus);
+            update = lastWins(update, SESSIONS.COST_SOURCE, costSource);
+            update = lastWins(update, SESSIONS.PRICING_VERSION, pricingVersion);
+            update = firstWins(update, SESSIONS.BILLING_PROVIDER, billingProvider);
+            update = firstWins(update, SESSIONS.BILLING_BASE_URL, billingBaseUrl);
+            update = firstWins(update, SESSIONS.BILLING_MODE, billingMode);
+            update = firstWins(update, SESSIONS.MODEL, model);
+            return update.where(SESSIONS.ID.eq(sessionId)).execute();
+        });
     }
 
+    private static Field<Long> tokens(Field<Long> column, long amount, boolean absolute) {
+        return absolute ? DSL.val(amount) : DSL.coalesce(column, DSL.inline(0L)).plus(amount);
+    }
+
+    private static UpdateSetMoreStep<?> lastWins(UpdateSetMoreStep<?> update, Field<String> column, String value) {
+        return value == null ? update : update.set(column, value);
+    }
+
+    private static UpdateSetMoreStep<?> firstWins(UpdateSetMoreStep<?> update, Field<String> column, String value) {
+        return value == null ? update : update.set(column, DSL.coalesce(column, DSL.val(value)));
+    }
+
+    /** get_session: every column, or empty. */
     public Optional<Session> getSession(String id) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        String sessionId = Arguments.id(id, "session id");
+        return database.read("reading session " + sessionId, dsl -> dsl.selectFrom(SESSIONS)
+                .where(SESSIONS.ID.eq(sessionId))
+                .fetchOptional(Rows::session));
     }
 
-    /** resolve_session_id: exact id, else the only id starting with the prefix (wildcards literal), else empty. */
+    /**
+     * resolve_session_id: the exact id if it exists; else the id of the only session whose id starts
+     * with the prefix (\ % _ taken literally); empty when none or several match.
+     */
     public Optional<String> resolveSessionId(String idOrPrefix) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        String prefix = Arguments.id(idOrPrefix, "session id or prefix");
+        return database.read("resolving session id " + prefix, dsl -> {
+            if (exists(dsl, prefix)) {
+                return Optional.of(prefix);
+            }
+            List<String> matches = dsl.select(SESSIONS.ID).from(SESSIONS)
+                    .where(backend.startsWith(SESSIONS.ID, prefix))
+                    .orderBy(SESSIONS.STARTED_AT.desc())
+                    .limit(DSL.inline(2))
+                    .fetch(SESSIONS.ID);
+            return matches.size() == 1 ? Optional.of(matches.get(0)) : Optional.empty();
+        });
     }
 
-    /** session_count(source); source null = all. */
+    /** session_count(source); source null (or empty, as in Hermes) = all. */
     public long sessionCount(String source) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        String sessionSource = Arguments.optionalLabel(source, "source");
+        return database.read("counting sessions", dsl -> (long) dsl.fetchCount(SESSIONS, sourceIs(sessionSource)));
     }
 
-    /** message_count(session_id); sessionId null = all messages. */
+    /** message_count(session_id); sessionId null (or empty, as in Hermes) = all messages. */
     public long messageCount(String sessionId) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        String id = sessionId == null ? null : Arguments.optionalLabel(sessionId, "session id");
+        Condition condition = id == null || id.isEmpty() ? DSL.noCondition() : MESSAGES.SESSION_ID.eq(id);
+        return database.read("counting messages", dsl -> (long) dsl.fetchCount(MESSAGES, condition));
     }
 
     /** search_sessions: all columns, children included, newest started_at first. */
     public List<Session> searchSessions(String source, int limit, int offset) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        String sessionSource = Arguments.optionalLabel(source, "source");
+        int rows = Arguments.limit(limit);
+        int skip = Arguments.offset(offset);
+        return database.read("listing sessions", dsl -> dsl.selectFrom(SESSIONS)
+                .where(sourceIs(sessionSource))
+                .orderBy(SESSIONS.STARTED_AT.desc(), SESSIONS.ID.desc())
+                .limit(rows)
+                .offset(skip)
+                .fetch(Rows::session));
+    }
+
+    private static Condition sourceIs(String source) {
+        return source == null || source.isEmpty() ? DSL.noCondition() : SESSIONS.SOURCE.eq(source);
     }
 
     // ------------------------------------------------------------------ messages
 
-    /** append_message: one transaction with the counter updates; returns the new id. */
+    /**
+     * append_message: timestamp = now; in the same transaction message_count += 1 and tool_call_count
+     * += the number of tool calls (list size, 1 for any other non-null value, 0 for a tool result).
+     * Unknown session → ConstraintViolationException. Returns the new id.
+     */
     public long appendMessage(String sessionId, NewMessage message) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        String id = Arguments.id(sessionId, "session id");
+        MessageAppends.Encoded encoded = MessageAppends.Encoded.of(message);
+        double timestamp = EPOCH_SECONDS.to(now());
+        return database.write("appending a message to session " + id,
+                transaction -> appends.append(transaction, id, encoded, timestamp));
     }
 
-    /** Appends many messages in one transaction (all or nothing); ids in input order. */
+    /**
+     * Appends many messages in one transaction (all or nothing), with one timestamp (their order is
+     * kept by their ids); returns the ids in input order. Counters as for {@link #appendMessage}.
+     */
     public List<Long> appendMessages(String sessionId, List<NewMessage> messages) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        String id = Arguments.id(sessionId, "session id");
+        Arguments.required(messages, "messages");
+        List<MessageAppends.Encoded> encoded = messages.stream().map(MessageAppends.Encoded::of).toList();
+        if (encoded.isEmpty()) {
+            return List.of();
+        }
+        double timestamp = EPOCH_SECONDS.to(now());
+        return database.write("appending " + encoded.size() + " messages to session " + id,
+                transaction -> appends.appendAll(transaction, id, encoded, timestamp));
     }
 
-    /** get_messages: ordered by (timestamp, id). */
+    /** get_messages: every column, ordered by (timestamp, id); empty for an unknown session. */
     public List<Message> getMessages(String sessionId) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        String id = Arguments.id(sessionId, "session id");
+        return database.read("reading the messages of session " + id, dsl -> messagesOf(dsl, id));
     }
 
-    /** Keyset page of a session's messages by (timestamp, id); cursor null = first page. */
+    private static List<Message> messagesOf(DSLContext dsl, String sessionId) {
+        return dsl.selectFrom(MESSAGES)
+                .where(MESSAGES.SESSION_ID.eq(sessionId))
+                .orderBy(MESSAGES.TIMESTAMP, MESSAGES.ID)
+                .fetch(Rows::message);
+    }
+
+    /** Keyset page of a session's messages by (timestamp, id); cursor null = first page; limit ≥ 1. */
     public Page<Message> getMessagesPage(String sessionId, String cursor, int limit) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        String id = Arguments.id(sessionId, "session id");
+        int rows = pageSize(limit);
+        Cursors.MessagePosition after = Cursors.messagesPosition(cursor);
+        Field<Double> timestampRaw = Lineage.raw(MESSAGES.TIMESTAMP);
+        return database.read("reading the messages of session " + id, dsl -> {
+            Condition condition = MESSAGES.SESSION_ID.eq(id);
+            if (after != null) {
+                condition = condition.and(timestampRaw.ge(after.timestamp()))
+                        .and(timestampRaw.gt(after.timestamp()).or(MESSAGES.ID.gt(after.id())));
+            }
+            List<Record> page = dsl.select(MESSAGES.fields()).select(timestampRaw)
+                    .from(MESSAGES)
+                    .where(condition)
+                    .orderBy(MESSAGES.TIMESTAMP, MESSAGES.ID)
+                    .limit(rows + 1)
+                    .fetch();
+            if (page.size() <= rows) {
+                return new Page<>(page.stream().map(Rows::message).toList(), Optional.empty());
+            }
+            List<Record> items = page.subList(0, rows);
+            Record last = items.get(rows - 1);
+            return new Page<>(items.stream().map(Rows::message).toList(),
+                    Optional.of(Cursors.messages(last.get(timestampRaw), last.get(MESSAGES.ID))));
+        });
     }
 
-    /** get_messages_as_conversation: the OpenAI chat shape. */
+    /** get_messages_as_conversation: the OpenAI chat shape, ordered by (timestamp, id). */
     public List<ChatMessage> getMessagesAsConversation(String sessionId) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        String id = Arguments.id(sessionId, "session id");
+        return database.read("reading the conversation of session " + id, dsl -> dsl
+                .select(MESSAGES.ROLE, MESSAGES.CONTENT, MESSAGES.TOOL_CALL_ID, MESSAGES.TOOL_NAME, MESSAGES.TOOL_CALLS,
+                        MESSAGES.REASONING, MESSAGES.REASONING_DETAILS, MESSAGES.CODEX_REASONING_ITEMS)
+                .from(MESSAGES)
+                .where(MESSAGES.SESSION_ID.eq(id))
+                .orderBy(MESSAGES.TIMESTAMP, MESSAGES.ID)
+                .fetch(Rows::chatMessage));
     }
 
-    /** clear_messages: deletes the messages, zeroes message_count and tool_call_count. */
+    /** clear_messages: deletes the messages, zeroes message_count and tool_call_count (tokens and costs untouched). */
     public void clearMessages(String sessionId) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        String id = Arguments.id(sessionId, "session id");
+        database.write("clearing the messages of session " + id, transaction -> {
+            DSLContext dsl = transaction.dsl();
+            dsl.deleteFrom(MESSAGES).where(MESSAGES.SESSION_ID.eq(id)).execute();
+            return dsl.update(SESSIONS)
+                    .set(SESSIONS.MESSAGE_COUNT, 0L)
+                    .set(SESSIONS.TOOL_CALL_COUNT, 0L)
+                    .where(SESSIONS.ID.eq(id))
+                    .execute();
+        });
     }
 
     // ------------------------------------------------------------------ titles
 
-    /** set_session_title: sanitized; blank clears; duplicate → InvalidArgumentException; false for unknown id. */
+    /**
+     * set_session_title: the title is sanitized ({@link Titles#sanitize}); null/blank clears it. A
+     * title another session has → InvalidArgumentException "Title 'T' is already in use by session
+     * ID". The check and the update are one write transaction; the unique index is the last defence
+     * (a race past it is a ConstraintViolationException). False for an unknown id.
+     */
     public boolean setSessionTitle(String id, String title) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        String sessionId = Arguments.id(id, "session id");
+        String sanitized = Titles.sanitize(title).orElse(null);
+        return database.write("setting the title of session " + sessionId, transaction -> {
+            DSLContext dsl = transaction.dsl();
+            if (sanitized != null) {
+                Optional<String> holder = dsl.select(SESSIONS.ID).from(SESSIONS)
+                        .where(SESSIONS.TITLE.eq(sanitized))
+                        .and(SESSIONS.ID.ne(sessionId))
+                        .limit(DSL.inline(1))
+                        .fetchOptional(SESSIONS.ID);
+                if (holder.isPresent()) {
+                    throw new InvalidArgumentException("Title '" + sanitized + "' is already in use by session " + holder.get());
+                }
+            }
+            return dsl.update(SESSIONS).set(SESSIONS.TITLE, sanitized).where(SESSIONS.ID.eq(sessionId)).execute() > 0;
+        });
     }
 
+    /** get_session_title: empty for an unknown session or one without a title. */
     public Optional<String> getSessionTitle(String id) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        String sessionId = Arguments.id(id, "session id");
+        return database.read("reading the title of session " + sessionId, dsl -> dsl.select(SESSIONS.TITLE)
+                .from(SESSIONS)
+                .where(SESSIONS.ID.eq(sessionId))
+                .fetchOptional(SESSIONS.TITLE));
     }
 
     /** get_session_by_title: exact match, input not sanitized. */
     public Optional<Session> getSessionByTitle(String title) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        String exact = Arguments.optionalText(Arguments.required(title, "title"), "title");
+        return database.read("finding the session titled " + exact, dsl -> dsl.selectFrom(SESSIONS)
+                .where(SESSIONS.TITLE.eq(exact))
+                .fetchOptional(Rows::session));
     }
 
-    /** resolve_session_by_title: newest-started "title #n", else the exact title, else empty. */
+    /**
+     * resolve_session_by_title: the most recently started session titled {@code "title #<anything>"}
+     * (wildcards in the title taken literally), else the session titled exactly {@code title}, else empty.
+     */
     public Optional<String> resolveSessionByTitle(String title) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        String base = Arguments.optionalText(Arguments.required(title, "title"), "title");
+        return database.read("resolving the title " + base, dsl -> {
+            Optional<String> numbered = dsl.select(SESSIONS.ID).from(SESSIONS)
+                    .where(backend.startsWith(SESSIONS.TITLE, base + " #"))
+                    .orderBy(SESSIONS.STARTED_AT.desc())
+                    .limit(DSL.inline(1))
+                    .fetchOptional(SESSIONS.ID);
+            if (numbered.isPresent()) {
+                return numbered;
+            }
+            return dsl.select(SESSIONS.ID).from(SESSIONS)
+                    .where(SESSIONS.TITLE.eq(base))
+                    .limit(DSL.inline(1))
+                    .fetchOptional(SESSIONS.ID);
+        });
     }
 
-    /** get_next_title_in_lineage. */
+    /**
+     * get_next_title_in_lineage: base = the title without a trailing " #&lt;digits&gt;"; the base itself
+     * when no session is titled base or "base #…", else "base #(max+1)" (an unnumbered base counts as 1).
+     */
     public String nextTitleInLineage(String baseTitle) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        String title = Arguments.optionalText(Arguments.required(baseTitle, "base title"), "base title");
+        Matcher numbered = NUMBERED_TITLE.matcher(title);
+        String base = numbered.matches() ? numbered.group(1) : title;
+        List<String> existing = database.read("numbering the title " + base, dsl -> dsl.select(SESSIONS.TITLE)
+                .from(SESSIONS)
+                .where(SESSIONS.TITLE.eq(base).or(backend.startsWith(SESSIONS.TITLE, base + " #")))
+                .fetch(SESSIONS.TITLE));
+        if (existing.isEmpty()) {
+            return base;
+        }
+        BigInteger highest = BigInteger.ONE;
+        for (String taken : existing) {
+            Matcher number = NUMBERED_TITLE.matcher(taken);
+            if (number.matches()) {
+                highest = highest.max(digits(number.group(2)));
+            }
+        }
+        return base + " #" + highest.add(BigInteger.ONE);
+    }
+
+    /** The value of a run of (possibly non-ASCII) decimal digits, as Python's int() reads it. */
+    private static BigInteger digits(String digits) {
+        StringBuilder ascii = new StringBuilder(digits.length());
+        digits.codePoints().forEach(codePoint -> ascii.append(Character.digit(codePoint, 10)));
+        return new BigInteger(ascii.toString());
     }
 
     // ------------------------------------------------------------------ lineage
 
     /** get_compression_tip: any depth, cycle-safe; unknown ids return themselves. */
     public String compressionTip(String sessionId) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        String id = Arguments.id(sessionId, "session id");
+        return database.read("finding the compression tip of session " + id, dsl -> lineage.compressionTip(dsl, id));
     }
 
     /** The session (depth 0), its parent (1), ... up to its root. Empty for an unknown id. */
     public List<LineageNode> ancestors(String sessionId) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        String id = Arguments.id(sessionId, "session id");
+        return database.read("reading the ancestors of session " + id, dsl -> lineage.ancestors(dsl, id));
     }
 
     /** The whole tree under a root (root depth 0), each child after its parent, siblings by started_at. */
     public List<LineageNode> lineageTree(String rootId) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        String id = Arguments.id(rootId, "root session id");
+        return database.read("reading the lineage tree of session " + id, dsl -> lineage.tree(dsl, id));
     }
 
     // ------------------------------------------------------------------ listing and search
 
-    /** list_sessions_rich (offset paging, Hermes-compatible). */
+    /**
+     * list_sessions_rich (offset paging, Hermes-compatible): sessions newest first with preview and
+     * last_active, children hidden unless asked for, compression roots projected onto their tips.
+     */
     public List<RichSession> listSessionsRich(ListSessionsQuery query) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        Arguments.required(query, "query");
+        int limit = Arguments.limit(query.limit());
+        int offset = Arguments.offset(query.offset());
+        checkSources(query);
+        return database.read("listing sessions", dsl -> listing.page(dsl, query, null, limit, offset).items());
     }
 
-    /** The rich listing with keyset paging: cursor null = first page; the query's offset is ignored. */
+    /** The rich listing with keyset paging: cursor null = first page; the query's offset is ignored; limit ≥ 1. */
     public Page<RichSession> listSessionsRichPage(ListSessionsQuery query, String cursor) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        Arguments.required(query, "query");
+        int limit = pageSize(query.limit());
+        checkSources(query);
+        Cursors.Position after = Cursors.sessionsPosition(cursor);
+        return database.read("listing sessions", dsl -> {
+            RichListing.Slice slice = listing.page(dsl, query, after, limit, 0);
+            return new Page<>(slice.items(), slice.more()
+                    ? Optional.of(Cursors.sessions(slice.lastStartedAt(), slice.lastId()))
+                    : Optional.empty());
+        });
+    }
+
+    private static void checkSources(ListSessionsQuery query) {
+        Arguments.optionalLabel(query.source(), "source");
+        for (String excluded : query.excludeSources()) {
+            Arguments.label(excluded, "excluded source");
+        }
     }
 
     /** search_messages. Never throws for any query text. */
     public List<SearchHit> searchMessages(SearchQuery query) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        throw new UnsupportedOperationException("core: search is being built on branch search");
     }
 
     // ------------------------------------------------------------------ export, delete, prune
 
+    /** export_session: every column plus the messages (as get_messages), or empty. */
     public Optional<SessionExport> exportSession(String id) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        String sessionId = Arguments.id(id, "session id");
+        return database.read("exporting session " + sessionId, dsl -> dsl.selectFrom(SESSIONS)
+                .where(SESSIONS.ID.eq(sessionId))
+                .fetchOptional(Rows::session)
+                .map(session -> new SessionExport(session, messagesOf(dsl, sessionId))));
     }
 
-    /** export_all, streaming in constant memory, newest first; source null = all. Returns the count. */
+    /**
+     * export_all, streaming: every session (newest first; source null = all) with its messages is
+     * handed to {@code sink} as it is read, from one consistent snapshot, in constant memory (one
+     * session at a time). Returns the number of sessions exported. An exception thrown by the sink
+     * stops the export and reaches the caller unchanged.
+     */
     public long exportAll(String source, Consumer<SessionExport> sink) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        String sessionSource = Arguments.optionalLabel(source, "source");
+        Arguments.required(sink, "sink");
+        return database.readStreaming("exporting sessions", dsl -> {
+            long exported = 0;
+            try (Cursor<Record> sessions = dsl.select(SESSIONS.fields()).from(SESSIONS)
+                    .where(sourceIs(sessionSource))
+                    .orderBy(SESSIONS.STARTED_AT.desc(), SESSIONS.ID.desc())
+                    .fetchLazy()) {
+                for (Record row : sessions) {
+                    Session session = Rows.session(row);
+                    sink.accept(new SessionExport(session, messagesOf(dsl, session.id())));
+                    exported++;
+                }
+            }
+            return exported;
+        });
     }
 
-    /** delete_session: children orphaned, messages deleted, one transaction; false if unknown. */
+    /**
+     * delete_session: in one transaction its children become roots (grandchildren keep their parent),
+     * its messages (and their search index rows) and the session are deleted; false if unknown.
+     */
     public boolean deleteSession(String id) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        String sessionId = Arguments.id(id, "session id");
+        return database.write("deleting session " + sessionId, transaction -> {
+            DSLContext dsl = transaction.dsl();
+            if (!exists(dsl, sessionId)) {
+                return false;
+            }
+            dsl.update(SESSIONS).setNull(SESSIONS.PARENT_SESSION_ID).where(SESSIONS.PARENT_SESSION_ID.eq(sessionId)).execute();
+            dsl.deleteFrom(MESSAGES).where(MESSAGES.SESSION_ID.eq(sessionId)).execute();
+            dsl.deleteFrom(SESSIONS).where(SESSIONS.ID.eq(sessionId)).execute();
+            return true;
+        });
     }
 
-    /** The sessions prune_sessions would delete (ended, started before now - days, optional source). */
+    /** The sessions prune_sessions would delete (ended, started before now - days, optional source), newest first. */
     public List<Session> pruneCandidates(double olderThanDays, String source) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        Condition prunable = prunable(olderThanDays, source);
+        return database.read("listing sessions to prune", dsl -> dsl.selectFrom(SESSIONS)
+                .where(prunable)
+                .orderBy(SESSIONS.STARTED_AT.desc(), SESSIONS.ID.desc())
+                .fetch(Rows::session));
     }
 
-    /** prune_sessions: any number of sessions; returns the number deleted. */
+    /**
+     * prune_sessions: deletes every ended session started more than {@code olderThanDays} days ago
+     * (fractions allowed; optionally of one source) as {@link #deleteSession} does, in one
+     * transaction, with set-based statements (no bound parameter per session, so any number of
+     * sessions can go). Live sessions are never pruned. Returns the number deleted; afterwards the
+     * write-ahead log is checkpointed and truncated so a large prune does not leave a large log.
+     */
     public int pruneSessions(double olderThanDays, String source) {
-        throw new UnsupportedOperationException("core: not implemented yet");
+        Condition prunable = prunable(olderThanDays, source);
+        int deleted = database.write("pruning sessions", transaction -> {
+            DSLContext dsl = transaction.dsl();
+            var doomed = DSL.select(SESSIONS.ID).from(SESSIONS).where(prunable);
+            dsl.update(SESSIONS).setNull(SESSIONS.PARENT_SESSION_ID).where(SESSIONS.PARENT_SESSION_ID.in(doomed)).execute();
+            dsl.deleteFrom(MESSAGES).where(MESSAGES.SESSION_ID.in(doomed)).execute();
+            return dsl.deleteFrom(SESSIONS).where(prunable).execute();
+        });
+        if (deleted > 0) {
+            database.shrinkLog();
+        }
+        return deleted;
+    }
+
+    private Condition prunable(double olderThanDays, String source) {
+        if (!Double.isFinite(olderThanDays) || olderThanDays < 0) {
+            throw new InvalidArgumentException("older-than days must be a finite number >= 0, got " + olderThanDays);
+        }
+        String sessionSource = Arguments.optionalLabel(source, "source");
+        double cutoff = EPOCH_SECONDS.to(now()) - olderThanDays * SECONDS_PER_DAY;
+        return SESSIONS.ENDED_AT.isNotNull()
+                .and(Lineage.raw(SESSIONS.STARTED_AT).lt(cutoff))
+                .and(sourceIs(sessionSource));
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private Instant now() {
+        return clock.instant();
+    }
+
+    private static boolean exists(DSLContext dsl, String sessionId) {
+        return dsl.fetchExists(SESSIONS, SESSIONS.ID.eq(sessionId));
+    }
+
+    private static int pageSize(int limit) {
+        if (limit < 1) {
+            throw new InvalidArgumentException("A page needs a limit of at least 1, got " + limit);
+        }
+        return limit;
     }
 
     // ------------------------------------------------------------------ configuration
@@ -339,8 +803,55 @@ public final class StateRepository implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Opens the store. A file is first checked: read-only needs the version-6 columns (a newer
+         * file is fine); read-write migrates or adopts it (a no-op without Liquibase when it is up to
+         * date), or, with {@code migrate(false)}, requires it to be at version 6 already. No
+         * connection of the store itself is opened yet: that happens on first use.
+         */
         public StateRepository build() {
-            throw new UnsupportedOperationException("core: not implemented yet");
+            if ((path == null) == (dataSource == null)) {
+                throw new InvalidArgumentException("Give exactly one of path(...) and dataSource(...)");
+            }
+            RetryPolicy retryPolicy = new RetryPolicy(busyTimeout, maxAttempts, minBackoff, maxBackoff);
+            if (readerPoolSize < 1) {
+                throw new InvalidArgumentException("readerPoolSize must be at least 1, got " + readerPoolSize);
+            }
+            if (checkpointEvery < 1) {
+                throw new InvalidArgumentException("checkpointEvery must be at least 1, got " + checkpointEvery);
+            }
+            Arguments.required(clock, "clock");
+            Migrator migrator = Migrator.withRetryPolicy(retryPolicy);
+            ConnectionSource source;
+            if (path != null) {
+                if (readOnly) {
+                    migrator.checkReadable(path);
+                } else if (migrate) {
+                    migrator.migrate(path);
+                } else {
+                    int version = migrator.checkReadable(path);
+                    if (version > Migrator.LATEST_VERSION) {
+                        throw new SchemaTooNewException(version, Migrator.LATEST_VERSION);
+                    }
+                }
+                source = ConnectionSource.ofFile(path, retryPolicy);
+            } else {
+                if (migrate && !readOnly) {
+                    migrate(migrator, dataSource, new SqliteBackend(retryPolicy));
+                }
+                source = ConnectionSource.ofDataSource(dataSource);
+            }
+            Database database = new Database(new SqliteBackend(retryPolicy), source, retryPolicy, readOnly,
+                    readerPoolSize, checkpointEvery);
+            return new StateRepository(database, clock);
+        }
+
+        private static void migrate(Migrator migrator, DataSource dataSource, Backend backend) {
+            try (Connection connection = dataSource.getConnection()) {
+                migrator.migrate(connection);
+            } catch (SQLException e) {
+                throw backend.translate(e, "migrating the application's database");
+            }
         }
     }
 }

@@ -4,9 +4,11 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -39,6 +41,8 @@ record FileInspection(
     static final List<String> V6_MESSAGE_COLUMNS = List.of("id", "session_id", "role", "content", "tool_call_id",
             "tool_calls", "tool_name", "timestamp", "token_count", "finish_reason", "reasoning", "reasoning_details",
             "codex_reasoning_items");
+    /** Columns every Hermes sessions table has had since version 1: they tell it from other "sessions" tables. */
+    static final List<String> HERMES_KEY_SESSION_COLUMNS = List.of("id", "source", "started_at", "parent_session_id");
     static final List<String> V6_INDEXES = List.of("idx_sessions_source", "idx_sessions_parent",
             "idx_sessions_started", "idx_messages_session", "idx_sessions_title_unique");
     static final List<String> V6_TRIGGERS = List.of("messages_fts_insert", "messages_fts_delete", "messages_fts_update");
@@ -58,7 +62,8 @@ record FileInspection(
                 }
             }
         }
-        int version = tables.contains("schema_version")
+        // another application's schema_version table may have no version column
+        int version = columns(connection, "schema_version").contains("version")
                 ? queryInt(connection, "SELECT COALESCE(MAX(version), 0) FROM schema_version") : 0;
         Map<String, String> recorded = new HashMap<>();
         if (tables.contains(CHANGELOG_TABLE)) {
@@ -89,15 +94,26 @@ record FileInspection(
         return userTables().isEmpty();
     }
 
-    /** The file holds the Hermes tables (or is blank and may become a Hermes store). */
+    /**
+     * The file is a Hermes store, possibly old, newer or half-created: it has a {@code sessions} table
+     * with Hermes' key columns, or it is blank, or it holds nothing but {@code schema_version} (the
+     * Python agent creates that table first). Another application's database, even one with a
+     * {@code schema_version} table of its own, is not.
+     */
     boolean isHermes() {
-        return isBlank() || tables.contains("sessions") || tables.contains("schema_version");
+        if (isBlank()) {
+            return true;
+        }
+        if (tables.contains("sessions")) {
+            return sessionColumns.containsAll(HERMES_KEY_SESSION_COLUMNS);
+        }
+        return userTables().equals(Set.of("schema_version"));
     }
 
     Set<String> userTables() {
         Set<String> user = new TreeSet<>();
         for (String table : tables) {
-            String lower = table.toLowerCase(java.util.Locale.ROOT);
+            String lower = table.toLowerCase(Locale.ROOT);
             if (!lower.startsWith("sqlite_") && !lower.startsWith("databasechangelog")) {
                 user.add(table);
             }
@@ -107,9 +123,22 @@ record FileInspection(
 
     /** Every object of the version-6 schema is present (the version number is not trusted). */
     boolean hasV6Schema() {
-        return sessionColumns.containsAll(V6_SESSION_COLUMNS) && messageColumns.containsAll(V6_MESSAGE_COLUMNS)
-                && tables.contains("schema_version") && tables.contains("messages_fts")
-                && indexes.containsAll(V6_INDEXES) && triggers.containsAll(V6_TRIGGERS);
+        return missingV6Objects().isEmpty();
+    }
+
+    /** The objects and columns of the version-6 schema this file lacks, by name. */
+    List<String> missingV6Objects() {
+        List<String> missing = new ArrayList<>();
+        for (String table : List.of("schema_version", "sessions", "messages", "messages_fts")) {
+            if (!tables.contains(table)) {
+                missing.add("table " + table);
+            }
+        }
+        V6_SESSION_COLUMNS.stream().filter(c -> !sessionColumns.contains(c)).forEach(c -> missing.add("sessions." + c));
+        V6_MESSAGE_COLUMNS.stream().filter(c -> !messageColumns.contains(c)).forEach(c -> missing.add("messages." + c));
+        V6_INDEXES.stream().filter(i -> !indexes.contains(i)).forEach(i -> missing.add("index " + i));
+        V6_TRIGGERS.stream().filter(t -> !triggers.contains(t)).forEach(t -> missing.add("trigger " + t));
+        return missing;
     }
 
     /** Readable as a version-6 store: the columns exist (a newer file may have more). */
@@ -127,10 +156,14 @@ record FileInspection(
         return true;
     }
 
-    /** Nothing to do: the fast path. */
+    /** The schema needs no change: Liquibase would find nothing to do. */
+    boolean isSchemaUpToDate(List<Changelog.ChangeSetRef> changeSets, int latestVersion) {
+        return schemaVersion == latestVersion && hasV6Schema() && hasRecorded(changeSets);
+    }
+
+    /** Nothing to do at all, WAL included: the fast path. */
     boolean isUpToDate(List<Changelog.ChangeSetRef> changeSets, int latestVersion) {
-        return schemaVersion == latestVersion && "wal".equalsIgnoreCase(journalMode) && hasV6Schema()
-                && hasRecorded(changeSets);
+        return isSchemaUpToDate(changeSets, latestVersion) && "wal".equalsIgnoreCase(journalMode);
     }
 
     private static Set<String> columns(Connection connection, String table) throws SQLException {

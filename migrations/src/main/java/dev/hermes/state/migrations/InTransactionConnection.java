@@ -2,6 +2,7 @@ package dev.hermes.state.migrations;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 
@@ -24,17 +25,16 @@ final class InTransactionConnection implements InvocationHandler {
     }
 
     @Override
-    public Object invoke(Object proxy, java.lang.reflect.Method method, Object[] args) throws Throwable {
-        switch (method.getName()) {
-            case "commit", "rollback", "setAutoCommit", "close":
-                if (method.getParameterCount() <= 1) {
-                    return null;
-                }
-                break;
-            case "getAutoCommit":
-                return false;
-            default:
-                break;
+    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+        String name = method.getName();
+        int parameters = method.getParameterCount();
+        boolean endsTransaction = (name.equals("commit") || name.equals("rollback") || name.equals("close")) && parameters == 0;
+        boolean switchesMode = name.equals("setAutoCommit") && parameters == 1;
+        if (endsTransaction || switchesMode) {
+            return null;
+        }
+        if (name.equals("getAutoCommit") && parameters == 0) {
+            return false;
         }
         try {
             return method.invoke(target, args);

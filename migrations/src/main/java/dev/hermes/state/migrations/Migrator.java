@@ -1,30 +1,13 @@
 package dev.hermes.state.migrations;
 
 import dev.hermes.state.HermesStateException;
+import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.NotAHermesDatabaseException;
 import dev.hermes.state.SchemaTooNewException;
 import dev.hermes.state.StateIOException;
 import dev.hermes.state.sqlite.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteErrors;
 import dev.hermes.state.sqlite.SqliteFile;
-import liquibase.Contexts;
-import liquibase.LabelExpression;
-import liquibase.Liquibase;
-import liquibase.Scope;
-import liquibase.UpdateSummaryEnum;
-import liquibase.change.Change;
-import liquibase.change.core.RawSQLChange;
-import liquibase.changelog.ChangeLogHistoryServiceFactory;
-import liquibase.changelog.ChangeSet;
-import liquibase.changelog.DatabaseChangeLog;
-import liquibase.changelog.visitor.AbstractChangeExecListener;
-import liquibase.database.Database;
-import liquibase.database.DatabaseFactory;
-import liquibase.database.jvm.JdbcConnection;
-import liquibase.lockservice.LockServiceFactory;
-import liquibase.logging.core.NoOpLogService;
-import liquibase.resource.ClassLoaderResourceAccessor;
-import liquibase.ui.LoggerUIService;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -34,11 +17,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.stream.Collectors;
 
 /**
  * Brings a state.db to the newest schema version this library knows, adopting files the Python
@@ -48,20 +27,34 @@ import java.util.stream.Collectors;
  * is recognised there (the fast path: no write, no Liquibase, about a millisecond). Otherwise the
  * whole Liquibase update runs inside one {@code BEGIN IMMEDIATE} transaction: concurrent migrators
  * queue on SQLite's write lock, a failure or a killed process leaves the file as it was, and a
- * dry run is the same update rolled back.
+ * dry run is the same update rolled back. A new file is built beside its final name and appears
+ * under that name only once complete.
  */
 public final class Migrator {
     /** The newest schema version this library knows (the Python agent's {@code SCHEMA_VERSION}). */
     public static final int LATEST_VERSION = Changelog.latestVersion();
 
-    /** Liquibase keeps JVM-wide singletons (lock and history services): one update at a time. */
-    private static final ReentrantLock LIQUIBASE = new ReentrantLock();
-
     private final RetryPolicy retryPolicy;
+
+    /** How a run ends: which of them may take the fast path and which keep what Liquibase did. */
+    private enum Mode {
+        MIGRATE(true, true),
+        DRY_RUN(false, true),
+        /** Liquibase's own verdict even on an up-to-date file, rolled back: for tests and measurements. */
+        LIQUIBASE_CHECK(false, false);
+
+        final boolean commits;
+        final boolean mayTakeFastPath;
+
+        Mode(boolean commits, boolean mayTakeFastPath) {
+            this.commits = commits;
+            this.mayTakeFastPath = mayTakeFastPath;
+        }
+    }
 
     private Migrator(RetryPolicy retryPolicy) {
         if (retryPolicy == null) {
-            throw new dev.hermes.state.InvalidArgumentException("retryPolicy must not be null");
+            throw new InvalidArgumentException("retryPolicy must not be null");
         }
         this.retryPolicy = retryPolicy;
     }
@@ -75,21 +68,44 @@ public final class Migrator {
         return new Migrator(retryPolicy);
     }
 
-    /** Migrates (or creates, owner-only) the file; a no-op without Liquibase when it is up to date. */
+    /**
+     * Migrates the file, or creates it (owner-only, parent folders too) when it does not exist; a
+     * no-op without Liquibase when it is up to date.
+     *
+     * @throws SchemaTooNewException       the file is newer than {@link #LATEST_VERSION}; it is left unchanged
+     * @throws NotAHermesDatabaseException not SQLite, empty, truncated, or another application's database
+     * @throws StateIOException            the file or its folder is read-only, or cannot be read or created
+     * @throws dev.hermes.state.BusyException the file stayed locked through every retry of the policy
+     */
     public MigrationResult migrate(Path file) {
-        return run(file, false);
+        return run(checkPath(file), Mode.MIGRATE);
     }
 
-    /** What {@link #migrate(Path)} would do, computed inside a transaction that is rolled back. */
+    /**
+     * What {@link #migrate(Path)} would do, computed inside a transaction that is rolled back (on an
+     * in-memory database when the file does not exist): nothing is written or created.
+     */
     public MigrationResult dryRun(Path file) {
-        return run(file, true);
+        return run(checkPath(file), Mode.DRY_RUN);
+    }
+
+    /**
+     * Runs Liquibase on the file even when the fast path would skip it, and rolls back. For tests
+     * that check Liquibase agrees with the fast path, and for measuring what the fast path saves.
+     */
+    MigrationResult checkWithLiquibase(Path file) {
+        return run(checkPath(file), Mode.LIQUIBASE_CHECK);
     }
 
     /**
      * Migrates the database behind an application-owned connection (for stores built on a
-     * {@code DataSource}). The connection's auto-commit setting is restored afterwards.
+     * {@code DataSource}). The connection's auto-commit setting is restored afterwards; a transaction
+     * the caller left open on it is committed first.
      */
     public MigrationResult migrate(Connection connection) {
+        if (connection == null) {
+            throw new InvalidArgumentException("connection must not be null");
+        }
         String what = "migrating the database";
         try {
             boolean autoCommit = connection.getAutoCommit();
@@ -100,10 +116,9 @@ public final class Migrator {
                 FileInspection inspection = retryPolicy.run(what, () -> FileInspection.of(connection));
                 validate(inspection, "the database");
                 if (inspection.isUpToDate(Changelog.changeSets(), LATEST_VERSION)) {
-                    return new MigrationResult(inspection.schemaVersion(), inspection.schemaVersion(), false, true, false, List.of());
+                    return upToDate(inspection, false, Mode.MIGRATE);
                 }
-                enableWal(connection);
-                return retryPolicy.run(what, () -> migrateInTransaction(connection, "the database", false, false));
+                return migrateAndEnableWal(connection, "the database", false, Mode.MIGRATE, what);
             } finally {
                 if (!autoCommit) {
                     connection.setAutoCommit(false);
@@ -119,7 +134,7 @@ public final class Migrator {
      * and has every version-6 column (a newer file qualifies). Returns the version it claims.
      */
     public int checkReadable(Path file) {
-        SqliteFile.checkReadable(file);
+        SqliteFile.checkReadable(checkPath(file));
         FileInspection inspection = inspectReadOnly(file);
         if (!inspection.isHermes() || inspection.isBlank()) {
             throw notHermes(inspection, file.toString());
@@ -133,7 +148,7 @@ public final class Migrator {
 
     /** The file's migration state, read without writing. */
     public SchemaStatus status(Path file) {
-        SqliteFile.checkReadable(file);
+        SqliteFile.checkReadable(checkPath(file));
         FileInspection inspection = inspectReadOnly(file);
         if (!inspection.isHermes()) {
             throw notHermes(inspection, file.toString());
@@ -150,32 +165,57 @@ public final class Migrator {
                 size(file), size(Path.of(file.toAbsolutePath() + "-wal")));
     }
 
-    private MigrationResult run(Path file, boolean dryRun) {
-        String what = (dryRun ? "checking a migration of " : "migrating ") + file;
-        if (dryRun && !Files.exists(file)) {
-            return dryRunOnNewDatabase(what);
+    private MigrationResult run(Path file, Mode mode) {
+        String what = (mode.commits ? "migrating " : "checking a migration of ") + file;
+        if (!mode.commits && !Files.exists(file)) {
+            return dryRunOnNewDatabase(what, mode);
         }
-        boolean created = SqliteFile.prepareForWriting(file);
-        if (!created) {
-            FileInspection inspection = inspectReadOnly(file);
-            validate(inspection, file.toString());
-            if (inspection.isUpToDate(Changelog.changeSets(), LATEST_VERSION)) {
-                return new MigrationResult(inspection.schemaVersion(), inspection.schemaVersion(), false, true, dryRun, List.of());
+        if (!SqliteFile.prepareForWriting(file)) {
+            MigrationResult created = createNew(file, what);
+            if (created != null) {
+                return created;
             }
+            // another migrator published the file first: treat it like any existing file
+        }
+        FileInspection inspection = inspectReadOnly(file);
+        validate(inspection, file.toString());
+        if (mode.mayTakeFastPath && inspection.isUpToDate(Changelog.changeSets(), LATEST_VERSION)) {
+            return upToDate(inspection, false, mode);
         }
         try (Connection connection = SqliteFile.open(file, retryPolicy, false)) {
-            if (!dryRun) {
-                enableWal(connection);
-            }
-            return retryPolicy.run(what, () -> migrateInTransaction(connection, file.toString(), created, dryRun));
+            return migrateAndEnableWal(connection, file.toString(), false, mode, what);
         } catch (SQLException e) {
             throw SqliteErrors.translate(e, what);
         }
     }
 
-    private MigrationResult dryRunOnNewDatabase(String what) {
+    /**
+     * Builds a new store beside {@code file} and publishes it under its name. Returns null when
+     * another process published one first (its file is then migrated like any existing file).
+     */
+    private MigrationResult createNew(Path file, String what) {
+        Path building = SqliteFile.createTemporarySibling(file);
+        try {
+            MigrationResult result;
+            // closing the only connection folds the WAL into the file: the published file is complete on its own
+            try (Connection connection = SqliteFile.open(building, retryPolicy, false)) {
+                result = migrateAndEnableWal(connection, file.toString(), true, Mode.MIGRATE, what);
+            } catch (SQLException e) {
+                throw SqliteErrors.translate(e, what);
+            }
+            if (size(Path.of(building + "-wal")) > 0) {
+                throw new StateIOException("Could not complete the new database " + file + " (its write-ahead log was not"
+                        + " checkpointed); nothing was created");
+            }
+            return SqliteFile.publish(building, file) ? result : null;
+        } finally {
+            SqliteFile.deleteWithCompanions(building);
+        }
+    }
+
+    private MigrationResult dryRunOnNewDatabase(String what, Mode mode) {
         try (Connection connection = DriverManager.getConnection("jdbc:sqlite::memory:")) {
-            return migrateInTransaction(connection, "a new database", true, true);
+            return migrateInTransaction(connection, "a new database", true, mode);
         } catch (Exception e) {
             throw SqliteErrors.translate(e, what);
         }
@@ -190,16 +230,31 @@ public final class Migrator {
         });
     }
 
-    private MigrationResult migrateInTransaction(Connection connection, String name, boolean created, boolean dryRun)
+    /**
+     * The migration transaction, retried as a whole while the file is busy, then the switch to WAL.
+     * The switch comes after the commit because it writes the file header at once, outside any
+     * transaction: a migration that fails must leave the file byte-for-byte as it was.
+     */
+    private MigrationResult migrateAndEnableWal(Connection connection, String name, boolean created, Mode mode,
+                                                String what) {
+        MigrationResult result = retryPolicy.run(what, () -> migrateInTransaction(connection, name, created, mode));
+        if (mode.commits) {
+            retryPolicy.run(what, () -> execute(connection, "PRAGMA journal_mode=WAL"));
+        }
+        return result;
+    }
+
+    /** One attempt of the whole migration, in one transaction. */
+    private MigrationResult migrateInTransaction(Connection connection, String name, boolean created, Mode mode)
             throws Exception {
         execute(connection, "BEGIN IMMEDIATE");
         try {
             // Re-inspect under the write lock: another process may have migrated meanwhile.
             FileInspection inspection = FileInspection.of(connection);
             validate(inspection, name);
-            if (inspection.isUpToDate(Changelog.changeSets(), LATEST_VERSION)) {
+            if (mode.mayTakeFastPath && inspection.isSchemaUpToDate(Changelog.changeSets(), LATEST_VERSION)) {
                 execute(connection, "ROLLBACK");
-                return new MigrationResult(inspection.schemaVersion(), inspection.schemaVersion(), created, true, dryRun, List.of());
+                return upToDate(inspection, created, mode);
             }
             if (inspection.liquibaseLockHeld()) {
                 // Every hermes-state update runs in one transaction, so a committed lock row was left
@@ -207,81 +262,52 @@ public final class Migrator {
                 execute(connection, "UPDATE " + FileInspection.LOCK_TABLE
                         + " SET LOCKED = 0, LOCKGRANTED = NULL, LOCKEDBY = NULL");
             }
-            List<MigrationResult.AppliedChange> changes = runLiquibase(connection);
-            int toVersion = dryRun ? inspection.schemaVersion() : FileInspection.of(connection).schemaVersion();
-            execute(connection, dryRun ? "ROLLBACK" : "COMMIT");
-            return new MigrationResult(inspection.schemaVersion(), toVersion, created, false, dryRun, changes);
+            List<MigrationResult.AppliedChange> changes = LiquibaseUpdate.run(connection);
+            FileInspection migrated = FileInspection.of(connection);
+            if (!migrated.hasV6Schema() || migrated.schemaVersion() != LATEST_VERSION) {
+                throw new NotAHermesDatabaseException(name + " could not be brought to schema version " + LATEST_VERSION
+                        + ": its tables differ from Hermes' (missing " + migrated.missingV6Objects()
+                        + "); it was left unchanged");
+            }
+            execute(connection, mode.commits ? "COMMIT" : "ROLLBACK");
+            int toVersion = mode.commits ? migrated.schemaVersion() : inspection.schemaVersion();
+            return new MigrationResult(inspection.schemaVersion(), toVersion, created, false, !mode.commits, changes);
         } catch (Exception | Error failure) {
             rollbackQuietly(connection);
             throw failure;
         }
     }
 
-    private static List<MigrationResult.AppliedChange> runLiquibase(Connection connection) throws Exception {
-        Map<String, Integer> versions = new HashMap<>();
-        for (Changelog.ChangeSetRef changeSet : Changelog.changeSets()) {
-            versions.put(changeSet.id(), changeSet.version());
-        }
-        List<MigrationResult.AppliedChange> changes = new ArrayList<>();
-        AbstractChangeExecListener recorder = new AbstractChangeExecListener() {
-            @Override
-            public void ran(ChangeSet changeSet, DatabaseChangeLog changeLog, Database database, ChangeSet.ExecType execType) {
-                String sql = changeSet.getChanges().stream()
-                        .filter(RawSQLChange.class::isInstance)
-                        .map(change -> ((RawSQLChange) change).getSql().strip())
-                        .collect(Collectors.joining(";\n"));
-                changes.add(new MigrationResult.AppliedChange(changeSet.getId(),
-                        versions.getOrDefault(changeSet.getId(), 0), execType == ChangeSet.ExecType.EXECUTED, sql));
-            }
-        };
-        Map<String, Object> quiet = Map.of(
-                Scope.Attr.ui.name(), new LoggerUIService(),
-                Scope.Attr.logService.name(), new NoOpLogService(),
-                "liquibase.analytics.enabled", false);
-        LIQUIBASE.lock();
-        try {
-            Scope.child(quiet, () -> {
-                Database database = DatabaseFactory.getInstance()
-                        .findCorrectDatabaseImplementation(new JdbcConnection(InTransactionConnection.wrap(connection)));
-                try {
-                    Liquibase liquibase = new Liquibase(Changelog.MASTER,
-                            new ClassLoaderResourceAccessor(Migrator.class.getClassLoader()), database);
-                    liquibase.setShowSummary(UpdateSummaryEnum.OFF);
-                    liquibase.setChangeExecListener(recorder);
-                    liquibase.update(new Contexts(), new LabelExpression());
-                } finally {
-                    LockServiceFactory.getInstance().resetAll();
-                    Scope.getCurrentScope().getSingleton(ChangeLogHistoryServiceFactory.class).resetAll();
-                }
-            });
-        } finally {
-            LIQUIBASE.unlock();
-        }
-        return changes;
+    private static MigrationResult upToDate(FileInspection inspection, boolean created, Mode mode) {
+        return new MigrationResult(inspection.schemaVersion(), inspection.schemaVersion(), created, true,
+                !mode.commits, List.of());
     }
 
     private static void validate(FileInspection inspection, String name) {
-        if (inspection.schemaVersion() > LATEST_VERSION) {
-            throw new SchemaTooNewException(inspection.schemaVersion(), LATEST_VERSION);
-        }
         if (!inspection.isHermes()) {
             throw notHermes(inspection, name);
+        }
+        if (inspection.schemaVersion() > LATEST_VERSION) {
+            throw new SchemaTooNewException(inspection.schemaVersion(), LATEST_VERSION);
         }
     }
 
     private static HermesStateException notHermes(FileInspection inspection, String name) {
         return new NotAHermesDatabaseException(name + " is a SQLite database but not a Hermes session store"
                 + (inspection.isBlank() ? " (it is empty)" : " (it has the tables " + inspection.userTables()
-                + " and neither sessions nor schema_version)") + "; it was left unchanged");
+                + " but no Hermes sessions table)") + "; it was left unchanged");
     }
 
-    private static void enableWal(Connection connection) throws SQLException {
-        execute(connection, "PRAGMA journal_mode=WAL");
+    private static Path checkPath(Path file) {
+        if (file == null) {
+            throw new InvalidArgumentException("file must not be null");
+        }
+        return file;
     }
 
-    private static void execute(Connection connection, String sql) throws SQLException {
+    private static boolean execute(Connection connection, String sql) throws SQLException {
         try (Statement statement = connection.createStatement()) {
-            statement.execute(sql);
+            return statement.execute(sql);
         }
     }
 

@@ -65,13 +65,18 @@ public record RetryPolicy(Duration busyTimeout, int maxAttempts, Duration minBac
     }
 
     private void sleepBackoff(Exception failure, String what) {
-        long min = minBackoff.toMillis();
-        long max = maxBackoff.toMillis();
         try {
-            Thread.sleep(min == max ? min : ThreadLocalRandom.current().nextLong(min, max + 1));
+            Thread.sleep(backoffMillis());
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
             throw SqliteErrors.translate(failure, what);
         }
+    }
+
+    /** One random pause between attempts, uniformly within [minBackoff, maxBackoff]. */
+    long backoffMillis() {
+        long min = minBackoff.toMillis();
+        long max = maxBackoff.toMillis();
+        return min == max ? min : ThreadLocalRandom.current().nextLong(min, max + 1);
     }
 }

@@ -40,9 +40,10 @@ public final class SqliteFile {
     }
 
     /**
-     * Makes sure {@code file} may be opened for writing: creates missing parent folders (owner-only)
-     * and a missing file (mode 0600), and refuses a folder, a read-only file or folder, an empty file
-     * and a file that is not SQLite. Returns true when the file was created by this call.
+     * Makes sure {@code file} may be opened for writing: creates missing parent folders (owner-only),
+     * and refuses a folder, a read-only folder, a read-only file, an empty file and a file that is not
+     * SQLite. Returns true when the file exists (and passed the checks), false when it is absent and
+     * its folder is ready for {@link #createTemporarySibling} and {@link #publish}.
      */
     public static boolean prepareForWriting(Path file) {
         Path absolute = file.toAbsolutePath();
@@ -62,23 +63,76 @@ public final class SqliteFile {
                         + absolute.getFileName() + "-wal and -shm beside the database. Open it read-only instead.");
             }
             if (!Files.exists(absolute)) {
-                try {
-                    Files.createFile(absolute, PosixFilePermissions.asFileAttribute(OWNER_ONLY_FILE));
-                    return true;
-                } catch (FileAlreadyExistsException raced) {
-                    // another process created it first: treat it as an existing file below
-                } catch (UnsupportedOperationException notPosix) {
-                    Files.createFile(absolute);
-                    return true;
-                }
+                return false;
             }
             if (!isWritable(absolute)) {
                 throw new StateIOException("Database file " + absolute + " is read-only. Open it read-only instead.");
             }
             checkHeader(absolute);
-            return false;
+            return true;
         } catch (IOException e) {
             throw new StateIOException("Cannot prepare " + absolute + " for writing: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Creates an empty owner-only (0600) file beside {@code file}, in which a new database is built
+     * before {@link #publish} gives it its real name. Building aside means nobody ever sees a
+     * half-created or zero-length state.db, even when two processes create the same store at once
+     * or the process dies half-way.
+     */
+    public static Path createTemporarySibling(Path file) {
+        Path absolute = file.toAbsolutePath();
+        try {
+            try {
+                return Files.createTempFile(absolute.getParent(), "." + absolute.getFileName() + ".", ".hermes-state-new",
+                        PosixFilePermissions.asFileAttribute(OWNER_ONLY_FILE));
+            } catch (UnsupportedOperationException notPosix) {
+                return Files.createTempFile(absolute.getParent(), "." + absolute.getFileName() + ".", ".hermes-state-new");
+            }
+        } catch (IOException e) {
+            throw new StateIOException("Cannot create a new database beside " + absolute + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Gives the finished database {@code built} (closed, no {@code -wal} left) its real name, atomically
+     * and only if nothing has that name yet: a hard link fails when the name exists, a rename would
+     * replace it. Returns false when another process published its file first. {@code built} is
+     * deleted either way.
+     */
+    public static boolean publish(Path built, Path file) {
+        Path absolute = file.toAbsolutePath();
+        try {
+            try {
+                Files.createLink(absolute, built);
+            } catch (FileAlreadyExistsException lost) {
+                return false;
+            } catch (UnsupportedOperationException | IOException noHardLinks) {
+                if (Files.exists(absolute)) {
+                    return false;
+                }
+                // a file system without hard links: a rename that refuses an existing target is the next best
+                Files.move(built, absolute);
+            }
+            return true;
+        } catch (FileAlreadyExistsException lost) {
+            return false;
+        } catch (IOException e) {
+            throw new StateIOException("Cannot create " + absolute + ": " + e.getMessage(), e);
+        } finally {
+            deleteWithCompanions(built);
+        }
+    }
+
+    /** Deletes a database file this process built, with any {@code -wal}, {@code -shm} or {@code -journal}. */
+    public static void deleteWithCompanions(Path file) {
+        for (String suffix : new String[] {"", "-wal", "-shm", "-journal"}) {
+            try {
+                Files.deleteIfExists(Path.of(file.toAbsolutePath() + suffix));
+            } catch (IOException ignored) {
+                // best effort: a leftover temporary file is harmless and clearly named
+            }
         }
     }
 

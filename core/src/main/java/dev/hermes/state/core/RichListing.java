@@ -1,0 +1,165 @@
+package dev.hermes.state.core;
+
+import dev.hermes.state.db.tables.Messages;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Record;
+import org.jooq.impl.DSL;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static dev.hermes.state.db.Tables.MESSAGES;
+import static dev.hermes.state.db.Tables.SESSIONS;
+
+/**
+ * list_sessions_rich: one page of sessions, newest first, each with the preview of its first user
+ * message and its last activity, compression roots projected onto the tip of their chain.
+ *
+ * <p>Only the page's rows cost anything: an inner query picks the page's ids (filters, order,
+ * paging on the sessions table alone), the outer query computes preview and last_active for those
+ * ids only, and projection walks the chains of the page's compression roots only.
+ */
+final class RichListing {
+    /** Hermes reads 63 characters of the first user message and shows 60 of them. */
+    private static final int PREVIEW_READ = 63;
+    private static final int PREVIEW_SHOWN = 60;
+
+    private static final Messages FIRST = MESSAGES.as("first_user_message");
+    private static final Messages LATEST = MESSAGES.as("latest_message");
+
+    /** First 63 characters of the session's first user message with content, CR/LF as spaces. */
+    private static final Field<String> PREVIEW_RAW = DSL.select(
+                    DSL.replace(DSL.replace(DSL.substring(FIRST.CONTENT, DSL.inline(1), DSL.inline(PREVIEW_READ)),
+                            DSL.inline("\n"), DSL.inline(" ")), DSL.inline("\r"), DSL.inline(" ")))
+            .from(FIRST)
+            .where(FIRST.SESSION_ID.eq(SESSIONS.ID))
+            .and(FIRST.ROLE.eq(DSL.inline("user")))
+            .and(FIRST.CONTENT.isNotNull())
+            .orderBy(FIRST.TIMESTAMP, FIRST.ID)
+            .limit(DSL.inline(1))
+            .asField("preview_raw");
+
+    /** Latest message timestamp, else the session's start. */
+    private static final Field<Instant> LATEST_MESSAGE_AT =
+            DSL.select(DSL.max(LATEST.TIMESTAMP)).from(LATEST).where(LATEST.SESSION_ID.eq(SESSIONS.ID)).asField();
+    private static final Field<Instant> LAST_ACTIVE =
+            DSL.coalesce(LATEST_MESSAGE_AT, (Field<?>) SESSIONS.STARTED_AT).as("last_active");
+
+    /** started_at exactly as stored, for keyset cursors (the Instant is rounded to microseconds). */
+    private static final Field<Double> STARTED_AT_RAW = Lineage.raw(SESSIONS.STARTED_AT);
+
+    private final Lineage lineage;
+
+    RichListing(Lineage lineage) {
+        this.lineage = lineage;
+    }
+
+    /** One page of rows plus the position of its last base row (for the keyset cursor). */
+    record Slice(List<RichSession> items, boolean more, double lastStartedAt, String lastId) {
+    }
+
+    /**
+     * The page: {@code limit} rows after skipping {@code offset}, or, with {@code after} set, the
+     * rows after that (started_at, id) position. One extra row is read to tell whether more follow.
+     */
+    Slice page(DSLContext dsl, ListSessionsQuery query, Cursors.Position after, int limit, int offset) {
+        Condition filter = filter(query);
+        if (after != null) {
+            filter = filter.and(STARTED_AT_RAW.le(after.timestamp()))
+                    .and(STARTED_AT_RAW.lt(after.timestamp()).or(SESSIONS.ID.lt(after.id())));
+        }
+        var pageIds = DSL.select(SESSIONS.ID).from(SESSIONS)
+                .where(filter)
+                .orderBy(SESSIONS.STARTED_AT.desc(), SESSIONS.ID.desc())
+                .limit(limit + 1)
+                .offset(offset);
+        List<Record> rows = dsl.select(SESSIONS.fields()).select(PREVIEW_RAW, LAST_ACTIVE, STARTED_AT_RAW)
+                .from(SESSIONS)
+                .where(SESSIONS.ID.in(pageIds))
+                .orderBy(SESSIONS.STARTED_AT.desc(), SESSIONS.ID.desc())
+                .fetch();
+        boolean more = rows.size() > limit;
+        if (more) {
+            rows = rows.subList(0, limit);
+        }
+        boolean project = query.projectCompressionTips() && !query.includeChildren();
+        List<RichSession> items = new ArrayList<>(rows.size());
+        for (Record row : rows) {
+            RichSession base = richSession(row);
+            items.add(project ? projected(dsl, base) : base);
+        }
+        Record last = rows.isEmpty() ? null : rows.get(rows.size() - 1);
+        return new Slice(items, more, last == null ? 0 : last.get(STARTED_AT_RAW), last == null ? null : last.get(SESSIONS.ID));
+    }
+
+    /** Children hidden unless asked for; source equal (Hermes ignores an empty one); excluded sources out. */
+    private static Condition filter(ListSessionsQuery query) {
+        Condition filter = DSL.noCondition();
+        if (!query.includeChildren()) {
+            filter = filter.and(SESSIONS.PARENT_SESSION_ID.isNull());
+        }
+        if (query.source() != null && !query.source().isEmpty()) {
+            filter = filter.and(SESSIONS.SOURCE.eq(query.source()));
+        }
+        if (!query.excludeSources().isEmpty()) {
+            filter = filter.and(SESSIONS.SOURCE.notIn(query.excludeSources()));
+        }
+        return filter;
+    }
+
+    /**
+     * A compression root whose chain leads to another existing session shows the tip's id, end,
+     * counters, title, model, system prompt, preview and last activity, keeps its own start and
+     * other columns, and records its own id as the lineage root.
+     */
+    private RichSession projected(DSLContext dsl, RichSession base) {
+        Session root = base.session();
+        if (!Lineage.COMPRESSION.equals(root.endReason())) {
+            return base;
+        }
+        String tipId = lineage.compressionTip(dsl, root.id());
+        if (tipId.equals(root.id())) {
+            return base;
+        }
+        Optional<RichSession> found = dsl.select(SESSIONS.fields()).select(PREVIEW_RAW, LAST_ACTIVE, STARTED_AT_RAW)
+                .from(SESSIONS)
+                .where(SESSIONS.ID.eq(tipId))
+                .fetchOptional(RichListing::richSession);
+        if (found.isEmpty()) {
+            return base;
+        }
+        RichSession tipRow = found.get();
+        Session tip = tipRow.session();
+        Session merged = new Session(tip.id(), root.source(), root.userId(), tip.model(), root.modelConfig(),
+                tip.systemPrompt(), root.parentSessionId(), root.startedAt(), tip.endedAt(), tip.endReason(),
+                tip.messageCount(), tip.toolCallCount(), root.inputTokens(), root.outputTokens(),
+                root.cacheReadTokens(), root.cacheWriteTokens(), root.reasoningTokens(), root.billingProvider(),
+                root.billingBaseUrl(), root.billingMode(), root.estimatedCostUsd(), root.actualCostUsd(),
+                root.costStatus(), root.costSource(), root.pricingVersion(), tip.title());
+        return new RichSession(merged, tipRow.preview(), tipRow.lastActive(), root.id());
+    }
+
+    private static RichSession richSession(Record row) {
+        return new RichSession(Rows.session(row), preview(row.get(PREVIEW_RAW)),
+                row.get(LAST_ACTIVE), null);
+    }
+
+    /**
+     * Hermes' preview rule on the (at most 63) characters read: strip Python-style whitespace; over
+     * 60 characters keep 60 and add "..."; characters are code points, so an emoji counts once.
+     */
+    static String preview(String raw) {
+        if (raw == null) {
+            return "";
+        }
+        String text = PythonText.strip(raw);
+        if (text.codePointCount(0, text.length()) <= PREVIEW_SHOWN) {
+            return text;
+        }
+        return text.substring(0, text.offsetByCodePoints(0, PREVIEW_SHOWN)) + "...";
+    }
+}

@@ -1,0 +1,251 @@
+package dev.hermes.state.core;
+
+import dev.hermes.state.ConstraintViolationException;
+import dev.hermes.state.InvalidArgumentException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** SPEC section 4, Messages: counters, JSON storage and decoding, conversation shape, batches, pages. */
+class MessagesTest {
+    static final Map<String, Object> CALL = Map.of("id", "call_1", "type", "function",
+            "function", Map.of("name", "terminal", "arguments", "{\"cmd\": \"ls\"}"));
+
+    @TempDir
+    Path dir;
+    StateRepository store;
+    Path file;
+
+    @BeforeEach
+    void open() {
+        store = TestStores.fresh(dir);
+        file = dir.resolve("state.db");
+        store.createSession("s1", "cli");
+    }
+
+    @AfterEach
+    void close() {
+        store.close();
+    }
+
+    private Session session() {
+        return store.getSession("s1").orElseThrow();
+    }
+
+    @Test
+    void appendReturnsIncreasingIdsAndStampsNow() {
+        long first = store.appendMessage("s1", NewMessage.of("user", "hello"));
+        long second = store.appendMessage("s1", NewMessage.of("assistant", "hi"));
+        assertEquals(1, first);
+        assertEquals(2, second);
+        List<Message> messages = store.getMessages("s1");
+        // the session was created at EPOCH (first clock reading); each later reading is 1 ms later
+        assertEquals(TestStores.EPOCH.plusMillis(1), messages.get(0).timestamp());
+        assertEquals(TestStores.EPOCH.plusMillis(2), messages.get(1).timestamp());
+        assertEquals(2, session().messageCount());
+    }
+
+    @Test
+    void toolCallCounterRules() throws Exception {
+        store.appendMessage("s1", NewMessage.builder("assistant").toolCalls(List.of(CALL, CALL)).build()); // +2
+        assertEquals(2, session().toolCallCount());
+        store.appendMessage("s1", NewMessage.builder("assistant").toolCalls(CALL).build());                 // a map: +1
+        assertEquals(3, session().toolCallCount());
+        store.appendMessage("s1", NewMessage.builder("assistant").toolCalls(Map.of()).build());            // empty map: +1, stored NULL
+        assertEquals(4, session().toolCallCount());
+        store.appendMessage("s1", NewMessage.builder("assistant").toolCalls(List.of()).build());           // empty list: +0
+        assertEquals(4, session().toolCallCount());
+        store.appendMessage("s1", NewMessage.builder("assistant").content("no calls").build());            // null: +0
+        assertEquals(4, session().toolCallCount());
+        store.appendMessage("s1", NewMessage.builder("tool").toolCalls(List.of(CALL)).toolName("terminal").build()); // tool role: +0
+        assertEquals(4, session().toolCallCount());
+        assertEquals(6, session().messageCount());
+        assertEquals(3, TestStores.queryLong(file, "SELECT count(*) FROM messages WHERE tool_calls IS NULL"));
+    }
+
+    @Test
+    void storedJsonIsValidJsonThatRoundTrips() throws Exception {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("type", "reasoning.text");
+        details.put("text", "ünïcödé \"quoted\"");
+        store.appendMessage("s1", NewMessage.builder("assistant").content("x").toolCalls(List.of(CALL))
+                .reasoning("thinking").reasoningDetails(List.of(details)).codexReasoningItems(List.of(Map.of("id", "r1")))
+                .tokenCount(42L).finishReason("tool_calls").build());
+        assertEquals("[{\"type\":\"reasoning.text\",\"text\":\"ünïcödé \\\"quoted\\\"\"}]",
+                TestStores.queryString(file, "SELECT reasoning_details FROM messages"));
+        assertEquals(1, TestStores.queryLong(file, "SELECT json_valid(tool_calls) FROM messages"));
+        assertEquals("terminal", TestStores.queryString(file, "SELECT json_extract(tool_calls, '$[0].function.name') FROM messages"));
+        Message message = store.getMessages("s1").get(0);
+        assertEquals(List.of(CALL), message.toolCalls());
+        assertEquals("[{\"id\":\"r1\"}]", message.codexReasoningItems());
+        assertEquals(42L, message.tokenCount());
+        assertEquals("tool_calls", message.finishReason());
+        assertEquals("thinking", message.reasoning());
+    }
+
+    @Test
+    void appendToUnknownSessionIsAConstraintViolationAndWritesNothing() throws Exception {
+        ConstraintViolationException error = assertThrows(ConstraintViolationException.class,
+                () -> store.appendMessage("nobody", NewMessage.of("user", "lost")));
+        assertEquals("Cannot append to session 'nobody': no such session", error.getMessage());
+        assertEquals(0, TestStores.queryLong(file, "SELECT count(*) FROM messages"));
+    }
+
+    @Test
+    void badMessagesAreRefusedBeforeWriting() throws Exception {
+        assertThrows(InvalidArgumentException.class, () -> store.appendMessage("s1", NewMessage.of(" ", "x")));
+        assertThrows(InvalidArgumentException.class, () -> store.appendMessage("s1", NewMessage.of(null, "x")));
+        assertThrows(InvalidArgumentException.class, () -> store.appendMessage("s1", null));
+        assertThrows(InvalidArgumentException.class, () -> store.appendMessage("", NewMessage.of("user", "x")));
+        assertThrows(InvalidArgumentException.class, () -> store.appendMessage("s1",
+                NewMessage.builder("assistant").toolCalls(new Object()).build()));
+        assertThrows(InvalidArgumentException.class, () -> store.appendMessage("s1",
+                NewMessage.builder("tool").toolName("t".repeat(1025)).build()));
+        assertEquals(0, TestStores.queryLong(file, "SELECT count(*) FROM messages"));
+        assertEquals(0, session().messageCount());
+    }
+
+    @Test
+    void getMessagesDecodesToolCallsAndLeavesReasoningJsonAsText() throws Exception {
+        store.appendMessage("s1", NewMessage.of("user", "q"));
+        TestStores.execute(file,
+                "INSERT INTO messages (session_id, role, content, tool_calls, timestamp) VALUES ('s1', 'assistant', '', 'not json', 1773133300.5)",
+                "INSERT INTO messages (session_id, role, content, tool_calls, reasoning_details, timestamp) VALUES ('s1', 'assistant', NULL, '[{\"id\": \"c9\"}]', '{\"k\": 1}', 1773133300.6)");
+        List<Message> messages = store.getMessages("s1");
+        assertEquals(3, messages.size());
+        assertNull(messages.get(0).toolCalls());
+        assertEquals(List.of(), messages.get(1).toolCalls());          // undecodable → empty list
+        assertEquals("", messages.get(1).content());
+        assertEquals(List.of(Map.of("id", "c9")), messages.get(2).toolCalls());
+        assertEquals("{\"k\": 1}", messages.get(2).reasoningDetails()); // stays text
+        assertNull(messages.get(2).content());
+        assertEquals(Instant.parse("2026-03-10T09:01:40.500Z"), messages.get(1).timestamp());
+    }
+
+    @Test
+    void messagesAreOrderedByTimestampThenId() throws Exception {
+        TestStores.execute(file,
+                "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('s1', 'user', 'late', 200.0)",
+                "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('s1', 'user', 'early-b', 100.0)",
+                "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('s1', 'user', 'early-c', 100.0)",
+                "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('s1', 'user', 'first', 50.0)");
+        assertEquals(List.of("first", "early-b", "early-c", "late"),
+                store.getMessages("s1").stream().map(Message::content).toList());
+        assertEquals(List.of("first", "early-b", "early-c", "late"),
+                store.getMessagesAsConversation("s1").stream().map(ChatMessage::content).toList());
+    }
+
+    @Test
+    void conversationShapeHasExactlyHermesKeys() throws Exception {
+        store.appendMessage("s1", NewMessage.builder("system").content("rules").build());
+        store.appendMessage("s1", NewMessage.of("user", "list files"));
+        store.appendMessage("s1", NewMessage.builder("assistant").content("").toolCalls(List.of(CALL))
+                .reasoning("need ls").reasoningDetails(List.of(Map.of("t", 1))).codexReasoningItems(List.of(Map.of("id", "r"))).build());
+        store.appendMessage("s1", NewMessage.builder("tool").content("a.txt").toolName("terminal").toolCallId("call_1")
+                .reasoning("tools never show reasoning").build());
+        TestStores.execute(file, "INSERT INTO messages (session_id, role, content, reasoning, reasoning_details, codex_reasoning_items, timestamp)"
+                + " VALUES ('s1', 'assistant', 'done', '', 'not json', '', 1999999999.0)");
+        List<Map<String, Object>> conversation = store.getMessagesAsConversation("s1").stream().map(ChatMessage::toMap).toList();
+        assertEquals(List.of(
+                map("role", "system", "content", "rules"),
+                map("role", "user", "content", "list files"),
+                map("role", "assistant", "content", "", "tool_calls", List.of(CALL), "reasoning", "need ls",
+                        "reasoning_details", List.of(Map.of("t", 1)), "codex_reasoning_items", List.of(Map.of("id", "r"))),
+                map("role", "tool", "content", "a.txt", "tool_call_id", "call_1", "tool_name", "terminal"),
+                map("role", "assistant", "content", "done")), conversation);
+    }
+
+    @Test
+    void clearMessagesZeroesCountersButKeepsTokens() throws Exception {
+        store.appendMessage("s1", NewMessage.builder("assistant").toolCalls(List.of(CALL)).build());
+        store.appendMessage("s1", NewMessage.of("user", "x"));
+        store.updateTokenCounts("s1", TokenUsage.builder().inputTokens(10).estimatedCostUsd(0.5).build());
+        store.clearMessages("s1");
+        Session session = session();
+        assertEquals(0, session.messageCount());
+        assertEquals(0, session.toolCallCount());
+        assertEquals(10, session.inputTokens());
+        assertEquals(0.5, session.estimatedCostUsd());
+        assertEquals(List.of(), store.getMessages("s1"));
+        assertEquals(0, TestStores.queryLong(file, "SELECT count(*) FROM messages_fts"));
+    }
+
+    @Test
+    void appendMessagesIsOneTransactionWithIdsInOrder() throws Exception {
+        store.appendMessage("s1", NewMessage.of("user", "before"));
+        List<Long> ids = store.appendMessages("s1", List.of(
+                NewMessage.of("user", "one"),
+                NewMessage.builder("assistant").content("two").toolCalls(List.of(CALL, CALL)).build(),
+                NewMessage.builder("tool").content("three").toolCalls(List.of(CALL)).build()));
+        assertEquals(List.of(2L, 3L, 4L), ids);
+        assertEquals(4, session().messageCount());
+        assertEquals(2, session().toolCallCount());
+        assertEquals(List.of("before", "one", "two", "three"), store.getMessages("s1").stream().map(Message::content).toList());
+        assertEquals(List.of(), store.appendMessages("s1", List.of()));
+    }
+
+    @Test
+    void appendMessagesIsAllOrNothing() throws Exception {
+        List<NewMessage> withBadOne = new ArrayList<>(List.of(NewMessage.of("user", "fine"), NewMessage.of("", "bad role")));
+        assertThrows(InvalidArgumentException.class, () -> store.appendMessages("s1", withBadOne));
+        assertThrows(ConstraintViolationException.class, () -> store.appendMessages("nobody", List.of(NewMessage.of("user", "x"))));
+        assertEquals(0, TestStores.queryLong(file, "SELECT count(*) FROM messages"));
+        assertEquals(0, session().messageCount());
+    }
+
+    @Test
+    void messagePagesFollowTimestampThenIdWithoutGapsOrRepeats() throws Exception {
+        for (int i = 0; i < 7; i++) {
+            store.appendMessage("s1", NewMessage.of("user", "m" + i));
+        }
+        // two rows with the very same timestamp as m3: ties are broken by id across page borders
+        TestStores.execute(file,
+                "INSERT INTO messages (session_id, role, content, timestamp) SELECT 's1', 'user', 'tie-a', timestamp FROM messages WHERE content = 'm3'",
+                "INSERT INTO messages (session_id, role, content, timestamp) SELECT 's1', 'user', 'tie-b', timestamp FROM messages WHERE content = 'm3'");
+        List<String> seen = new ArrayList<>();
+        Optional<String> cursor = Optional.empty();
+        int pages = 0;
+        do {
+            Page<Message> page = store.getMessagesPage("s1", cursor.orElse(null), 3);
+            page.items().forEach(message -> seen.add(message.content()));
+            cursor = page.nextCursor();
+            pages++;
+        } while (cursor.isPresent());
+        assertEquals(List.of("m0", "m1", "m2", "m3", "tie-a", "tie-b", "m4", "m5", "m6"), seen);
+        assertEquals(3, pages);
+        assertEquals(store.getMessages("s1").stream().map(Message::content).toList(), seen);
+        assertThrows(InvalidArgumentException.class, () -> store.getMessagesPage("s1", "garbage!", 3));
+        assertThrows(InvalidArgumentException.class, () -> store.getMessagesPage("s1", null, 0));
+    }
+
+    @Test
+    void pythonFalsyValuesAreStoredAsNull() throws Exception {
+        store.appendMessage("s1", NewMessage.builder("assistant").reasoningDetails("").codexReasoningItems(false).build());
+        store.appendMessage("s1", NewMessage.builder("assistant").reasoningDetails(0).codexReasoningItems(new int[0]).build());
+        assertEquals(2, TestStores.queryLong(file,
+                "SELECT count(*) FROM messages WHERE reasoning_details IS NULL AND codex_reasoning_items IS NULL"));
+        assertTrue(store.getMessages("s1").stream().allMatch(message -> message.reasoningDetails() == null));
+    }
+
+    private static Map<String, Object> map(Object... keysAndValues) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            map.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return map;
+    }
+}

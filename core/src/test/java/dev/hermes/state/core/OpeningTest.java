@@ -1,0 +1,267 @@
+package dev.hermes.state.core;
+
+import dev.hermes.state.BusyException;
+import dev.hermes.state.InvalidArgumentException;
+import dev.hermes.state.NotAHermesDatabaseException;
+import dev.hermes.state.SchemaTooNewException;
+import dev.hermes.state.StateIOException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sqlite.SQLiteDataSource;
+
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+import static dev.hermes.state.db.Tables.SESSIONS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Opening, closing, connections and transactions of the store (SPEC sections 1-3). */
+class OpeningTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void openCreatesAnOwnerOnlyVersion6FileInWalMode() throws Exception {
+        Path file = dir.resolve("nested/folder/state.db");
+        try (StateRepository store = StateRepository.open(file)) {
+            store.createSession("s1", "cli");
+            store.appendMessage("s1", NewMessage.of("user", "hello"));
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(Path.of(file + "-wal"))));
+            assertEquals(Path.of(file.toString()), store.path().orElseThrow());
+            assertFalse(store.isReadOnly());
+        }
+        assertEquals(6, TestStores.queryLong(file, "SELECT version FROM schema_version"));
+        assertEquals("wal", TestStores.queryString(file, "PRAGMA journal_mode"));
+        assertEquals(1, TestStores.queryLong(file, "SELECT count(*) FROM messages"));
+    }
+
+    @Test
+    void reopeningAnUpToDateFileIsCheapAndKeepsData() throws Exception {
+        Path file = TestStores.newDatabase(dir);
+        try (StateRepository store = StateRepository.open(file)) {
+            store.createSession("s1", "cli");
+        }
+        long started = System.nanoTime();
+        try (StateRepository store = StateRepository.open(file)) {
+            long opened = System.nanoTime();
+            assertTrue(store.getSession("s1").isPresent());
+            System.out.printf("open of an up-to-date file (warm JVM): %.1f ms, first read %.1f ms%n",
+                    (opened - started) / 1e6, (System.nanoTime() - opened) / 1e6);
+        }
+    }
+
+    @Test
+    void readOnlyNeverWritesAndRefusesWrites() throws Exception {
+        Path file = TestStores.copyFixture("state-v6.db", dir);
+        String before = sha256(file);
+        try (StateRepository store = StateRepository.openReadOnly(file)) {
+            assertTrue(store.isReadOnly());
+            assertEquals(30, store.sessionCount(null));
+            assertEquals(95, store.messageCount(null));
+            assertEquals(5, store.getMessages("20260310_090000_8520da").size());
+            StateIOException refused = assertThrows(StateIOException.class, () -> store.createSession("x", "cli"));
+            assertTrue(refused.getMessage().contains("read-only"), refused.getMessage());
+            assertThrows(StateIOException.class, () -> store.appendMessage("20260310_090000_8520da", NewMessage.of("user", "x")));
+            assertThrows(StateIOException.class, store::vacuum);
+            store.checkpoint(); // a no-op on a read-only store
+        }
+        assertEquals(before, sha256(file));
+        assertFalse(Files.exists(Path.of(file + "-wal")));
+    }
+
+    @Test
+    void aNewerSchemaOpensReadOnlyButNotReadWrite() throws Exception {
+        Path file = TestStores.copyFixture("state-v6.db", dir);
+        TestStores.execute(file, "UPDATE schema_version SET version = 9", "ALTER TABLE sessions ADD COLUMN future_column TEXT");
+        String before = sha256(file);
+        SchemaTooNewException tooNew = assertThrows(SchemaTooNewException.class, () -> StateRepository.open(file));
+        assertEquals(9, tooNew.fileVersion());
+        assertTrue(tooNew.getMessage().contains("9") && tooNew.getMessage().contains("6"), tooNew.getMessage());
+        assertThrows(SchemaTooNewException.class, () -> StateRepository.builder().path(file).migrate(false).build());
+        try (StateRepository store = StateRepository.openReadOnly(file)) {
+            assertEquals("my project #4", store.getSession("20260310_135900_0957cb").orElseThrow().title());
+            assertEquals(26, store.listSessionsRich(ListSessionsQuery.builder().limit(50).build()).size());
+        }
+        assertEquals(before, sha256(file));
+    }
+
+    @Test
+    void badFilesGiveTypedErrorsAndStayUnchanged() throws Exception {
+        Path notDb = dir.resolve("notes.db");
+        Files.writeString(notDb, "this is not a database, just some text that is long enough".repeat(20));
+        String before = sha256(notDb);
+        assertThrows(NotAHermesDatabaseException.class, () -> StateRepository.open(notDb));
+        assertThrows(NotAHermesDatabaseException.class, () -> StateRepository.openReadOnly(notDb));
+        assertEquals(before, sha256(notDb));
+        assertThrows(StateIOException.class, () -> StateRepository.openReadOnly(dir.resolve("missing.db")));
+    }
+
+    @Test
+    void builderRefusesBadSettings() {
+        assertThrows(InvalidArgumentException.class, () -> StateRepository.builder().build());
+        assertThrows(InvalidArgumentException.class, () -> StateRepository.builder().path(dir.resolve("a.db"))
+                .dataSource(new SQLiteDataSource()).build());
+        assertThrows(InvalidArgumentException.class, () -> StateRepository.builder().path(dir.resolve("a.db")).readerPoolSize(0).build());
+        assertThrows(InvalidArgumentException.class, () -> StateRepository.builder().path(dir.resolve("a.db")).maxAttempts(0).build());
+        assertThrows(InvalidArgumentException.class, () -> StateRepository.builder().path(dir.resolve("a.db")).checkpointEvery(0).build());
+        assertThrows(InvalidArgumentException.class, () -> StateRepository.builder().path(dir.resolve("a.db"))
+                .backoff(Duration.ofMillis(50), Duration.ofMillis(10)).build());
+        assertFalse(Files.exists(dir.resolve("a.db")));
+    }
+
+    @Test
+    void storeOnAnApplicationDataSourceMigratesAndLeavesTheDataSourceUsable() throws Exception {
+        SQLiteDataSource dataSource = new SQLiteDataSource();
+        Path file = dir.resolve("app.db");
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        dataSource.setUrl("jdbc:sqlite:" + file);
+        try (StateRepository store = StateRepository.builder().dataSource(dataSource).build()) {
+            assertTrue(store.path().isEmpty());
+            store.createSession("s1", "cli");
+            store.appendMessage("s1", NewMessage.of("user", "via the application's pool"));
+            assertEquals(1, store.getSession("s1").orElseThrow().messageCount());
+            assertEquals(1, store.searchSessions(null, 5, 0).size());
+        }
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
+             var rows = statement.executeQuery("SELECT content FROM messages")) {
+            assertTrue(rows.next());
+            assertEquals("via the application's pool", rows.getString(1));
+        }
+        assertEquals(6, TestStores.queryLong(file, "SELECT version FROM schema_version"));
+    }
+
+    @Test
+    void aPassiveCheckpointFollowsEveryNthWrite() throws Exception {
+        Path file = TestStores.newDatabase(dir);
+        try (StateRepository store = StateRepository.builder().path(file).checkpointEvery(5).build()) {
+            store.createSession("s1", "cli");
+            long size = Files.size(file);
+            for (int i = 0; i < 3; i++) {
+                store.appendMessage("s1", NewMessage.of("user", "x".repeat(20_000)));
+            }
+            assertEquals(size, Files.size(file), "in WAL mode only a checkpoint writes the database file");
+            store.appendMessage("s1", NewMessage.of("user", "x".repeat(20_000))); // the 5th write
+            assertTrue(Files.size(file) > size + 60_000, "the 5th write was followed by a checkpoint");
+        }
+    }
+
+    @Test
+    void closeIsIdempotentAndLaterCallsFailTyped() {
+        StateRepository store = TestStores.fresh(dir);
+        store.createSession("s1", "cli");
+        store.close();
+        store.close();
+        assertThrows(StateIOException.class, () -> store.getSession("s1"));
+        assertThrows(StateIOException.class, () -> store.createSession("s2", "cli"));
+    }
+
+    @Test
+    void customQueriesReadThroughConnectionsThatCannotWrite() throws Exception {
+        try (StateRepository store = TestStores.fresh(dir)) {
+            store.createSession("s1", "cli");
+            assertEquals(1, store.dsl().fetchCount(SESSIONS));
+            assertEquals("cli", store.dsl().select(SESSIONS.SOURCE).from(SESSIONS).where(SESSIONS.ID.eq("s1")).fetchOne(SESSIONS.SOURCE));
+            StateIOException refused = assertThrows(StateIOException.class,
+                    () -> store.dsl().update(SESSIONS).set(SESSIONS.SOURCE, "hacked").execute());
+            assertTrue(refused.getMessage().contains("readonly"), refused.getMessage());
+            assertEquals("cli", store.getSession("s1").orElseThrow().source());
+        }
+    }
+
+    @Test
+    void customWriteTransactionsCommitOrRollBackAsAWhole() {
+        try (StateRepository store = TestStores.fresh(dir)) {
+            store.createSession("s1", "cli");
+            int updated = store.inWriteTransaction(dsl -> dsl.update(SESSIONS).set(SESSIONS.TITLE, "custom").where(SESSIONS.ID.eq("s1")).execute());
+            assertEquals(1, updated);
+            IllegalStateException own = new IllegalStateException("application failure");
+            IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> store.inWriteTransaction(dsl -> {
+                dsl.update(SESSIONS).set(SESSIONS.TITLE, "half-done").where(SESSIONS.ID.eq("s1")).execute();
+                throw own;
+            }));
+            assertSame(own, thrown);
+            assertEquals("custom", store.getSession("s1").orElseThrow().title());
+        }
+    }
+
+    @Test
+    void aLockHeldPastTheRetryBudgetIsBusyAndWritesNothing() throws Exception {
+        Path file = TestStores.newDatabase(dir);
+        try (StateRepository store = StateRepository.builder().path(file).busyTimeout(Duration.ofMillis(50)).maxAttempts(3)
+                .backoff(Duration.ofMillis(10), Duration.ofMillis(20)).build();
+             Connection other = TestStores.plainConnection(file); Statement statement = other.createStatement()) {
+            store.createSession("s1", "cli");
+            statement.execute("BEGIN IMMEDIATE");
+            BusyException busy = assertThrows(BusyException.class, () -> store.appendMessage("s1", NewMessage.of("user", "blocked")));
+            assertTrue(busy.getMessage().contains("appending a message to session s1"), busy.getMessage());
+            statement.execute("ROLLBACK");
+            assertEquals(0, store.getSession("s1").orElseThrow().messageCount());
+        }
+    }
+
+    @Test
+    void aLockReleasedWithinTheRetryBudgetIsWaitedFor() throws Exception {
+        Path file = TestStores.newDatabase(dir);
+        try (StateRepository store = StateRepository.builder().path(file).busyTimeout(Duration.ofMillis(100)).build();
+             Connection other = TestStores.plainConnection(file); Statement statement = other.createStatement()) {
+            store.createSession("s1", "cli");
+            statement.execute("BEGIN IMMEDIATE");
+            CountDownLatch started = new CountDownLatch(1);
+            Thread releaser = new Thread(() -> {
+                try {
+                    started.await();
+                    Thread.sleep(400); // longer than one busy timeout: the store must retry the transaction
+                    statement.execute("COMMIT");
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            releaser.start();
+            started.countDown();
+            store.appendMessage("s1", NewMessage.of("user", "patient"));
+            releaser.join();
+            assertEquals(1, store.getSession("s1").orElseThrow().messageCount());
+        }
+    }
+
+    @Test
+    void defaultPathFollowsHermesHome() throws Exception {
+        assertEquals(dir.resolve("home").resolve("state.db").toString(),
+                ChildJvm.run(Map.of("HERMES_HOME", "  " + dir.resolve("home") + "  "), List.of(), ChildMains.PrintDefaultPath.class).stdout());
+        assertEquals(Path.of(System.getProperty("user.home"), ".hermes", "state.db").toString(),
+                ChildJvm.run(Map.of("HERMES_HOME", "   "), List.of(), ChildMains.PrintDefaultPath.class).stdout());
+    }
+
+    @Test
+    void theLibraryWritesNothingToTheConsole() throws Exception {
+        Path file = dir.resolve("quiet.db");
+        ChildJvm.Result result = ChildJvm.run(Map.of(), List.of(), ChildMains.SilentWork.class, file.toString());
+        assertEquals(0, result.exitCode(), result.stderr());
+        assertEquals("", result.stdout());
+        assertEquals("", result.stderr());
+        assertEquals(3, TestStores.queryLong(file, "SELECT message_count FROM sessions WHERE id = 'quiet'"));
+    }
+
+    static String sha256(Path file) throws Exception {
+        MessageDigest digest = MessageDigest.getInstance("SHA-256");
+        try (InputStream in = Files.newInputStream(file)) {
+            digest.update(in.readAllBytes());
+        }
+        return HexFormat.of().formatHex(digest.digest());
+    }
+}

@@ -1,0 +1,166 @@
+package dev.hermes.state.core;
+
+import dev.hermes.state.migrations.Migrator;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** Files, fixtures and clocks for the store's tests. */
+final class TestStores {
+    /** 2026-03-10T09:00:00Z: a moment in the fixtures' date range. */
+    static final Instant EPOCH = Instant.parse("2026-03-10T09:00:00Z");
+
+    private TestStores() {
+    }
+
+    /** A store on a new file in {@code dir}, with a clock that ticks 1 ms per reading. */
+    static StateRepository fresh(Path dir) {
+        return fresh(dir, new TickingClock(EPOCH, Duration.ofMillis(1)));
+    }
+
+    static StateRepository fresh(Path dir, Clock clock) {
+        return StateRepository.builder().path(newDatabase(dir)).clock(clock).build();
+    }
+
+    /**
+     * A new, empty version-6 file {@code dir/state.db}: a copy of one migrated once per test run
+     * (running Liquibase for every test would cost a second each). Creating a file through the store
+     * itself is covered by the opening tests.
+     */
+    static Path newDatabase(Path dir) {
+        try {
+            Path target = dir.resolve("state.db");
+            Files.copy(Template.FILE, target, StandardCopyOption.REPLACE_EXISTING);
+            Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rw-------"));
+            return target;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static final class Template {
+        static final Path FILE = create();
+
+        private static Path create() {
+            try {
+                Path folder = Files.createTempDirectory("hermes-state-template");
+                Path file = folder.resolve("state.db");
+                Migrator.create().migrate(file);
+                folder.toFile().deleteOnExit();
+                file.toFile().deleteOnExit();
+                return file;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    /** The real Hermes fixture folder (shared/fixtures/hermes beside or above the checkout). */
+    static Path fixtureFolder() {
+        String override = System.getProperty("hermes.fixtures");
+        if (override != null && !override.isBlank()) {
+            return Path.of(override);
+        }
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            Path candidate = dir.resolve("shared").resolve("fixtures").resolve("hermes");
+            if (Files.isDirectory(candidate)) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException("Fixture folder shared/fixtures/hermes not found above " + Path.of("").toAbsolutePath());
+    }
+
+    /** A private (0600) copy of a fixture in {@code dir}: the originals are never opened. */
+    static Path copyFixture(String name, Path dir) {
+        try {
+            Path target = dir.resolve(name);
+            try (InputStream in = Files.newInputStream(fixtureFolder().resolve(name))) {
+                Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+            Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rw-------"));
+            return target;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A plain JDBC connection to the file, outside the store (foreign keys on), for checks and for setting up odd data. */
+    static Connection plainConnection(Path file) throws SQLException {
+        Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
+        try (var statement = connection.createStatement()) {
+            statement.execute("PRAGMA foreign_keys = ON");
+            statement.execute("PRAGMA busy_timeout = 5000");
+        }
+        return connection;
+    }
+
+    static long queryLong(Path file, String sql) throws SQLException {
+        try (Connection connection = plainConnection(file);
+             var statement = connection.createStatement();
+             var rows = statement.executeQuery(sql)) {
+            return rows.next() ? rows.getLong(1) : -1;
+        }
+    }
+
+    static String queryString(Path file, String sql) throws SQLException {
+        try (Connection connection = plainConnection(file);
+             var statement = connection.createStatement();
+             var rows = statement.executeQuery(sql)) {
+            return rows.next() ? rows.getString(1) : null;
+        }
+    }
+
+    static void execute(Path file, String... statements) throws SQLException {
+        try (Connection connection = plainConnection(file); var statement = connection.createStatement()) {
+            for (String sql : statements) {
+                statement.execute(sql);
+            }
+        }
+    }
+
+    /** A clock that advances by a fixed step every time it is read, so consecutive writes get distinct times. */
+    static final class TickingClock extends Clock {
+        private final AtomicLong nanos;
+        private final long stepNanos;
+
+        TickingClock(Instant start, Duration step) {
+            this.nanos = new AtomicLong(start.getEpochSecond() * 1_000_000_000L + start.getNano());
+            this.stepNanos = step.toNanos();
+        }
+
+        /** Moves the clock forward without reading it. */
+        void advance(Duration duration) {
+            nanos.addAndGet(duration.toNanos());
+        }
+
+        @Override
+        public Instant instant() {
+            long now = nanos.getAndAdd(stepNanos);
+            return Instant.ofEpochSecond(0, now);
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package dev.hermes.state.it.migrations;
+
+import liquibase.database.Database;
+import liquibase.database.DatabaseFactory;
+import liquibase.database.jvm.JdbcConnection;
+import liquibase.lockservice.LockServiceFactory;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+
+/**
+ * A plain Liquibase run outside hermes-state's one-transaction scheme (a Liquibase command line, an
+ * older tool) that takes Liquibase's lock, as every update does first, and is then killed by the
+ * test: it leaves the committed lock row a killed process really leaves.
+ */
+public final class KilledLiquibaseRun {
+    private KilledLiquibaseRun() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Connection connection = DriverManager.getConnection("jdbc:sqlite:" + args[0]);
+        Database database = DatabaseFactory.getInstance().findCorrectDatabaseImplementation(new JdbcConnection(connection));
+        LockServiceFactory.getInstance().getLockService(database).acquireLock();
+        System.out.println("locked");
+        System.out.flush();
+        Thread.sleep(600_000);
+    }
+}

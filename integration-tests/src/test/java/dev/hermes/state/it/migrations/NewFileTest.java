@@ -1,0 +1,121 @@
+package dev.hermes.state.it.migrations;
+
+import dev.hermes.state.migrations.MigrationResult;
+import dev.hermes.state.migrations.Migrator;
+import dev.hermes.state.sqlite.RetryPolicy;
+import dev.hermes.state.sqlite.SqliteFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A store created from nothing holds exactly SPEC section 1, owner-only, in WAL mode. */
+class NewFileTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void holdsExactlyTheSpecSchemaAtVersionSix() throws Exception {
+        Path db = dir.resolve("home/.hermes/state.db");
+        MigrationResult result = Migrator.create().migrate(db);
+
+        assertTrue(result.created());
+        assertFalse(result.fastPath());
+        assertFalse(result.dryRun());
+        assertEquals(0, result.fromVersion());
+        assertEquals(6, result.toVersion());
+        assertEquals(34, result.executed().size());
+        assertEquals(List.of(), result.adopted());
+        ExpectedSchema.assertVersion6(db, Set.of());
+        assertEquals(34, SqliteDb.changelog(db).size());
+        assertTrue(SqliteDb.changelog(db).stream().allMatch(row -> row.execType().equals("EXECUTED")));
+        assertEquals(List.of(List.of(1, 0)), SqliteDb.rows(db, "SELECT ID, LOCKED FROM DATABASECHANGELOGLOCK"));
+        assertEquals("ok", SqliteDb.single(db, "PRAGMA integrity_check"));
+    }
+
+    @Test
+    void isOwnerOnlyWithItsFoldersWalAndSharedMemoryFiles() throws Exception {
+        Path db = dir.resolve("home/.hermes/state.db");
+        Migrator.create().migrate(db);
+        assertEquals("rwx------", mode(dir.resolve("home")));
+        assertEquals("rwx------", mode(dir.resolve("home/.hermes")));
+        assertEquals("rw-------", mode(db));
+        try (var listing = Files.list(db.getParent())) {
+            assertEquals(List.of(db), listing.toList(), "nothing but the database: no temporary or -wal file left");
+        }
+        try (Connection connection = SqliteFile.open(db, RetryPolicy.HERMES, false);
+             Statement statement = connection.createStatement()) {
+            statement.execute("INSERT INTO sessions (id, source, started_at) VALUES ('s1', 'cli', 1773133200.5)");
+            assertEquals("rw-------", mode(Path.of(db + "-wal")));
+            assertEquals("rw-------", mode(Path.of(db + "-shm")));
+        }
+    }
+
+    @Test
+    void connectionsFromSqliteFileSeeWalAndForeignKeys() throws Exception {
+        Path db = dir.resolve("state.db");
+        Migrator.create().migrate(db);
+        for (boolean readOnly : new boolean[] {false, true}) {
+            try (Connection connection = SqliteFile.open(db, RetryPolicy.HERMES, readOnly)) {
+                assertEquals(List.of(List.of("wal")), SqliteDb.rows(connection, "PRAGMA journal_mode"));
+                assertEquals(List.of(List.of(1)), SqliteDb.rows(connection, "PRAGMA foreign_keys"));
+            }
+        }
+        // the mode is in the file: a plain connection sees it too, as the Python agent does
+        assertEquals("wal", SqliteDb.single(db, "PRAGMA journal_mode"));
+    }
+
+    @Test
+    void ftsTriggersFollowInsertUpdateAndDelete() throws Exception {
+        Path db = dir.resolve("state.db");
+        Migrator.create().migrate(db);
+        try (Connection connection = SqliteFile.open(db, RetryPolicy.HERMES, false);
+             Statement statement = connection.createStatement()) {
+            statement.execute("INSERT INTO sessions (id, source, started_at) VALUES ('s1', 'cli', 1773133200.5)");
+            try (PreparedStatement insert = connection.prepareStatement(
+                    "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('s1', ?, ?, 1773133201.25)")) {
+                insert.setString(1, "user");
+                insert.setString(2, "the zebra crossed the 数据库迁移 road");
+                insert.executeUpdate();
+                insert.setString(1, "assistant");
+                insert.setString(2, "a quiet reply");
+                insert.executeUpdate();
+            }
+            assertEquals(List.of("1 (s1)"), matches(connection, "zebra"));
+            assertEquals(List.of("1 (s1)"), matches(connection, "数据库迁移"));
+            assertEquals(List.of("2 (s1)"), matches(connection, "quiet"));
+
+            statement.execute("UPDATE messages SET content = 'the giraffe crossed instead' WHERE id = 1");
+            assertEquals(List.of(), matches(connection, "zebra"));
+            assertEquals(List.of("1 (s1)"), matches(connection, "giraffe"));
+
+            statement.execute("DELETE FROM messages WHERE id = 1");
+            assertEquals(List.of(), matches(connection, "giraffe"));
+            assertEquals(List.of("2 (s1)"), matches(connection, "quiet"));
+            statement.execute("INSERT INTO messages_fts(messages_fts) VALUES ('integrity-check')");
+        }
+        assertEquals(1L, SqliteDb.count(db, "messages_fts"));
+    }
+
+    private static List<String> matches(Connection connection, String query) throws SQLException {
+        return SqliteDb.rows(connection, "SELECT m.id, m.session_id FROM messages_fts JOIN messages m"
+                        + " ON m.id = messages_fts.rowid WHERE messages_fts MATCH ? ORDER BY m.id", query)
+                .stream().map(row -> row.get(0) + " (" + row.get(1) + ")").toList();
+    }
+
+    private static String mode(Path path) throws Exception {
+        return PosixFilePermissions.toString(Files.getPosixFilePermissions(path));
+    }
+}

@@ -1,0 +1,152 @@
+package dev.hermes.state.it.migrations;
+
+import org.sqlite.SQLiteConfig;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Reads what a database file really holds, on read-only connections opened independently of the
+ * code under test (plain sqlite-jdbc, nothing from hermes-state).
+ */
+final class SqliteDb {
+    /** One column of {@code pragma_table_info}: how SQLite itself describes a table's column. */
+    record Column(String name, String type, boolean notNull, String defaultValue, int primaryKey) {
+    }
+
+    /** One row of {@code pragma_foreign_key_list}. */
+    record ForeignKey(String from, String table, String to) {
+    }
+
+    /** One DATABASECHANGELOG row, without the columns that legitimately differ per run (dates, deployment id). */
+    record ChangelogRow(String id, String author, String filename, String md5sum, String execType, int orderExecuted,
+                        String description) {
+    }
+
+    private SqliteDb() {
+    }
+
+    static Connection readOnly(Path db) throws SQLException {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setReadOnly(true);
+        return DriverManager.getConnection("jdbc:sqlite:" + db.toAbsolutePath(), config.toProperties());
+    }
+
+    static Connection readWrite(Path db) throws SQLException {
+        return DriverManager.getConnection("jdbc:sqlite:" + db.toAbsolutePath());
+    }
+
+    static List<List<Object>> rows(Path db, String sql, Object... parameters) throws SQLException {
+        try (Connection connection = readOnly(db)) {
+            return rows(connection, sql, parameters);
+        }
+    }
+
+    static List<List<Object>> rows(Connection connection, String sql, Object... parameters) throws SQLException {
+        List<List<Object>> rows = new ArrayList<>();
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i]);
+            }
+            try (ResultSet result = statement.executeQuery()) {
+                int columns = result.getMetaData().getColumnCount();
+                while (result.next()) {
+                    List<Object> row = new ArrayList<>();
+                    for (int c = 1; c <= columns; c++) {
+                        Object value = result.getObject(c);
+                        row.add(value instanceof byte[] bytes ? HexFormat.of().formatHex(bytes) : value);
+                    }
+                    rows.add(row);
+                }
+            }
+        }
+        return rows;
+    }
+
+    static Object single(Path db, String sql, Object... parameters) throws SQLException {
+        List<List<Object>> rows = rows(db, sql, parameters);
+        if (rows.size() != 1 || rows.get(0).size() != 1) {
+            throw new AssertionError("expected one value from " + sql + ", got " + rows);
+        }
+        return rows.get(0).get(0);
+    }
+
+    static long count(Path db, String table) throws SQLException {
+        return ((Number) single(db, "SELECT count(*) FROM \"" + table + "\"")).longValue();
+    }
+
+    /** Every named object: "type name" → its SQL (null for SQLite's automatic indexes). */
+    static Map<String, String> master(Path db) throws SQLException {
+        Map<String, String> objects = new TreeMap<>();
+        for (List<Object> row : rows(db, "SELECT type, name, sql FROM sqlite_master")) {
+            objects.put(row.get(0) + " " + row.get(1), (String) row.get(2));
+        }
+        return objects;
+    }
+
+    static Map<String, Column> columns(Path db, String table) throws SQLException {
+        Map<String, Column> columns = new TreeMap<>();
+        for (List<Object> row : rows(db, "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?)", table)) {
+            columns.put((String) row.get(0), new Column((String) row.get(0), (String) row.get(1),
+                    ((Number) row.get(2)).intValue() == 1, (String) row.get(3), ((Number) row.get(4)).intValue()));
+        }
+        return columns;
+    }
+
+    static List<ForeignKey> foreignKeys(Path db, String table) throws SQLException {
+        List<ForeignKey> keys = new ArrayList<>();
+        for (List<Object> row : rows(db, "SELECT \"from\", \"table\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY \"from\"", table)) {
+            keys.add(new ForeignKey((String) row.get(0), (String) row.get(1), (String) row.get(2)));
+        }
+        return keys;
+    }
+
+    static List<ChangelogRow> changelog(Path db) throws SQLException {
+        List<ChangelogRow> result = new ArrayList<>();
+        for (List<Object> row : rows(db, "SELECT ID, AUTHOR, FILENAME, MD5SUM, EXECTYPE, ORDEREXECUTED, DESCRIPTION"
+                + " FROM DATABASECHANGELOG ORDER BY ORDEREXECUTED")) {
+            result.add(new ChangelogRow((String) row.get(0), (String) row.get(1), (String) row.get(2), (String) row.get(3),
+                    (String) row.get(4), ((Number) row.get(5)).intValue(), (String) row.get(6)));
+        }
+        return result;
+    }
+
+    /**
+     * Every row of every real table (FTS5 shadow tables and bookkeeping included, the FTS virtual
+     * table itself excluded since its rows are the messages'), as text: compares two states of a file.
+     */
+    static Map<String, List<String>> dump(Path db) throws SQLException {
+        Map<String, List<String>> tables = new LinkedHashMap<>();
+        try (Connection connection = readOnly(db)) {
+            for (List<Object> table : rows(connection, "SELECT name FROM sqlite_master WHERE type = 'table'"
+                    + " AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name")) {
+                List<String> lines = new ArrayList<>();
+                for (List<Object> row : rows(connection, "SELECT * FROM \"" + table.get(0) + "\" ORDER BY 1")) {
+                    lines.add(row.toString());
+                }
+                tables.put((String) table.get(0), lines);
+            }
+        }
+        return tables;
+    }
+
+    /** Message ids and session ids matching an FTS5 query, the MANIFEST's "Raw FTS5" statement. */
+    static List<String> ftsMatches(Path db, String query) throws SQLException {
+        List<String> matches = new ArrayList<>();
+        for (List<Object> row : rows(db, "SELECT m.id, m.session_id FROM messages_fts JOIN messages m"
+                + " ON m.id = messages_fts.rowid WHERE messages_fts MATCH ? ORDER BY m.id", query)) {
+            matches.add(row.get(0) + " (" + row.get(1) + ")");
+        }
+        return matches;
+    }
+}

@@ -1,0 +1,79 @@
+package dev.hermes.state.it.migrations;
+
+import dev.hermes.state.migrations.MigrationResult;
+import dev.hermes.state.migrations.Migrator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A Liquibase lock left by a killed process (LOCKED = 1 with a TEXT date, which Liquibase itself
+ * chokes on after waiting) does not wedge the next migration.
+ */
+class StaleLockTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    @Timeout(120) // guards against a hang: a wedged lock would make Liquibase wait for minutes
+    void aLockLeftByAKilledLiquibaseRunIsClearedByTheNextMigration() throws Exception {
+        Path db = HermesFixture.V2.copyInto(dir);
+        leaveStaleLock(db);
+        List<Object> lock = SqliteDb.rows(db, "SELECT ID, LOCKED, typeof(LOCKGRANTED), LOCKEDBY IS NOT NULL"
+                + " FROM DATABASECHANGELOGLOCK").get(0);
+        assertEquals(Arrays.asList(1, 1, "text", 1), lock, "the row a killed run leaves behind");
+
+        MigrationResult result = Migrator.create().migrate(db);
+
+        assertEquals(2, result.fromVersion());
+        assertEquals(6, result.toVersion());
+        assertEquals(20, result.executed().size());
+        assertEquals(List.of(Arrays.asList(1, 0, null, null)),
+                SqliteDb.rows(db, "SELECT ID, LOCKED, LOCKGRANTED, LOCKEDBY FROM DATABASECHANGELOGLOCK"));
+        ExpectedSchema.assertVersion6(db, java.util.Set.of());
+    }
+
+    @Test
+    @Timeout(120)
+    void aStaleLockOnAnUpToDateFileDoesNotMatterToTheFastPath() throws Exception {
+        Path db = HermesFixture.V5.copyInto(dir);
+        Migrator.create().migrate(db);
+        leaveStaleLock(db);
+        MigrationResult again = Migrator.create().migrate(db);
+        assertTrue(again.fastPath());
+        assertFalse(again.created());
+    }
+
+    /** Runs {@link KilledLiquibaseRun} in another JVM and kills it (SIGKILL) once it holds the lock. */
+    private static void leaveStaleLock(Path db) throws Exception {
+        Process run = Processes.startMain(KilledLiquibaseRun.class, db.toString());
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(run.getInputStream(), StandardCharsets.UTF_8))) {
+            String line = out.readLine();
+            assertEquals("locked", line, () -> "the Liquibase run did not take its lock: " + errors(run));
+        } finally {
+            run.destroyForcibly();
+            run.waitFor();
+        }
+        assertEquals(1, SqliteDb.single(db, "SELECT LOCKED FROM DATABASECHANGELOGLOCK WHERE ID = 1"));
+    }
+
+    private static String errors(Process run) {
+        try {
+            run.destroyForcibly().waitFor();
+            return new String(run.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        } catch (Exception e) {
+            return e.toString();
+        }
+    }
+}

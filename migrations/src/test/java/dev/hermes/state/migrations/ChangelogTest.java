@@ -1,0 +1,108 @@
+package dev.hermes.state.migrations;
+
+import liquibase.Scope;
+import liquibase.change.Change;
+import liquibase.change.core.RawSQLChange;
+import liquibase.changelog.ChangeLogParameters;
+import liquibase.changelog.ChangeSet;
+import liquibase.changelog.DatabaseChangeLog;
+import liquibase.database.core.SQLiteDatabase;
+import liquibase.logging.core.NoOpLogService;
+import liquibase.parser.ChangeLogParserFactory;
+import liquibase.precondition.core.PreconditionContainer;
+import liquibase.resource.ClassLoaderResourceAccessor;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The fast path trusts {@link Changelog}, a regex reading of the changelog files, to know which
+ * changesets an up-to-date file has recorded. These tests hold it to what Liquibase itself parses.
+ */
+class ChangelogTest {
+
+    @Test
+    void listsEveryChangesetOfVersionsOneToSixInOrder() {
+        List<Changelog.ChangeSetRef> changeSets = Changelog.changeSets();
+        assertEquals(34, changeSets.size());
+        assertEquals(6, Changelog.latestVersion());
+        assertEquals(Migrator.LATEST_VERSION, Changelog.latestVersion());
+        int previous = 1;
+        for (Changelog.ChangeSetRef changeSet : changeSets) {
+            assertTrue(changeSet.version() >= previous, "versions ascend: " + changeSet);
+            previous = changeSet.version();
+            assertEquals("hermes", changeSet.author());
+            assertEquals("hermes-state/v" + changeSet.version() + ".sql", changeSet.logicalFile());
+            assertTrue(changeSet.id().startsWith("v" + changeSet.version() + "-"), changeSet.id());
+        }
+        assertEquals(changeSets.size(), changeSets.stream().map(Changelog.ChangeSetRef::id).distinct().count(),
+                "changeset ids are unique");
+        // step N sets schema_version to N: it is the last changeset of each version
+        for (int version = 2; version <= 6; version++) {
+            int v = version;
+            List<Changelog.ChangeSetRef> ofVersion = changeSets.stream().filter(c -> c.version() == v).toList();
+            assertEquals("v" + v + "-schema-version", ofVersion.get(ofVersion.size() - 1).id());
+        }
+        assertEquals("v1-schema-version-row", changeSets.stream().filter(c -> c.version() == 1)
+                .reduce((first, second) -> second).orElseThrow().id());
+    }
+
+    @Test
+    void agreesWithLiquibasesOwnParser() throws Exception {
+        List<ChangeSet> parsed = parseWithLiquibase();
+        List<String> ours = new ArrayList<>();
+        for (Changelog.ChangeSetRef changeSet : Changelog.changeSets()) {
+            ours.add(changeSet.author() + ":" + changeSet.id() + ":" + changeSet.logicalFile());
+        }
+        List<String> liquibases = new ArrayList<>();
+        for (ChangeSet changeSet : parsed) {
+            liquibases.add(changeSet.getAuthor() + ":" + changeSet.getId() + ":" + changeSet.getFilePath());
+        }
+        assertEquals(liquibases, ours);
+    }
+
+    /**
+     * With splitStatements:false Liquibase runs only the first statement of a changeset and still
+     * records it as executed; every changeset must therefore hold exactly one statement, guarded by
+     * a MARK_RAN precondition on what the file really contains.
+     */
+    @Test
+    void everyChangesetIsOneRawStatementGuardedByAMarkRanPrecondition() throws Exception {
+        Set<String> statementKinds = new HashSet<>();
+        for (ChangeSet changeSet : parseWithLiquibase()) {
+            List<Change> changes = changeSet.getChanges();
+            assertEquals(1, changes.size(), changeSet.getId());
+            RawSQLChange raw = (RawSQLChange) changes.get(0);
+            assertFalse(raw.isSplitStatements(), changeSet.getId());
+            String sql = raw.getSql().strip();
+            String withoutTriggerBody = sql.startsWith("CREATE TRIGGER") ? sql.substring(0, sql.indexOf(" BEGIN")) : sql;
+            assertFalse(withoutTriggerBody.contains(";"), "one statement in " + changeSet.getId() + ": " + sql);
+            statementKinds.add(sql.substring(0, sql.indexOf(' ', sql.indexOf(' ') + 1)));
+            PreconditionContainer preconditions = changeSet.getPreconditions();
+            assertEquals(PreconditionContainer.FailOption.MARK_RAN, preconditions.getOnFail(), changeSet.getId());
+            assertEquals(1, preconditions.getNestedPreconditions().size(), changeSet.getId());
+        }
+        // raw SQL only: no structural change type (they rebuild SQLite tables and drop the triggers)
+        assertEquals(Set.of("CREATE TABLE", "CREATE INDEX", "CREATE UNIQUE", "CREATE VIRTUAL", "CREATE TRIGGER",
+                "INSERT INTO", "ALTER TABLE", "UPDATE schema_version"), statementKinds);
+    }
+
+    private static List<ChangeSet> parseWithLiquibase() throws Exception {
+        List<ChangeSet> result = new ArrayList<>();
+        Scope.child(Map.of(Scope.Attr.logService.name(), new NoOpLogService()), () -> {
+            ClassLoaderResourceAccessor resources = new ClassLoaderResourceAccessor(ChangelogTest.class.getClassLoader());
+            DatabaseChangeLog changeLog = ChangeLogParserFactory.getInstance().getParser(Changelog.MASTER, resources)
+                    .parse(Changelog.MASTER, new ChangeLogParameters(new SQLiteDatabase()), resources);
+            result.addAll(changeLog.getChangeSets());
+        });
+        return result;
+    }
+}

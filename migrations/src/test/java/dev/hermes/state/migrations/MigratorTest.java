@@ -1,0 +1,191 @@
+package dev.hermes.state.migrations;
+
+import dev.hermes.state.NotAHermesDatabaseException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Adoption decisions on hand-made files (the real Python fixtures are exercised in the
+ * integration-tests module), and the agreement between the fast path and Liquibase.
+ */
+class MigratorTest {
+    /** Hermes' version-1 tables, as the Python agent's SCHEMA_SQL wrote them. */
+    private static final String HERMES_V1_SESSIONS = """
+            CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, user_id TEXT, model TEXT,
+              model_config TEXT, system_prompt TEXT, parent_session_id TEXT, started_at REAL NOT NULL,
+              ended_at REAL, end_reason TEXT, message_count INTEGER DEFAULT 0, tool_call_count INTEGER DEFAULT 0,
+              input_tokens INTEGER DEFAULT 0, output_tokens INTEGER DEFAULT 0,
+              FOREIGN KEY (parent_session_id) REFERENCES sessions(id))""";
+
+    @TempDir
+    Path dir;
+
+    private final Migrator migrator = Migrator.create();
+
+    @Test
+    void aNewFileRunsEveryChangesetAndLiquibaseThenAgreesItIsUpToDate() throws Exception {
+        Path db = dir.resolve("state.db");
+        MigrationResult created = migrator.migrate(db);
+        assertTrue(created.created());
+        assertFalse(created.fastPath());
+        assertEquals(0, created.fromVersion());
+        assertEquals(6, created.toVersion());
+        assertEquals(34, created.executed().size());
+        assertEquals(Changelog.changeSets().stream().map(Changelog.ChangeSetRef::id).toList(),
+                created.changes().stream().map(MigrationResult.AppliedChange::id).toList());
+        assertFalse(Files.exists(dir.resolve("state.db-wal")), "the new file is complete on its own");
+        try (var listing = Files.list(dir)) {
+            assertEquals(List.of(db), listing.toList(), "no temporary file is left behind");
+        }
+
+        String before = sha256(db);
+        MigrationResult again = migrator.migrate(db);
+        assertTrue(again.fastPath());
+        assertEquals(List.of(), again.changes());
+
+        // Liquibase itself, run on the same file, finds nothing to do: the fast path's verdict is its verdict
+        MigrationResult liquibase = migrator.checkWithLiquibase(db);
+        assertFalse(liquibase.fastPath());
+        assertEquals(List.of(), liquibase.changes());
+        assertEquals(before, sha256(db));
+    }
+
+    @Test
+    void adoptsAVersionOneFileByWhatItContains() throws Exception {
+        Path db = dir.resolve("v1.db");
+        sql(db, "CREATE TABLE schema_version (version INTEGER NOT NULL)", "INSERT INTO schema_version VALUES (1)",
+                HERMES_V1_SESSIONS,
+                "INSERT INTO sessions (id, source, started_at) VALUES ('s1', 'cli', 1773133200.123456)");
+        String v1Messages = "CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL REFERENCES sessions(id),"
+                + " role TEXT NOT NULL, content TEXT, tool_call_id TEXT, tool_calls TEXT, tool_name TEXT, timestamp REAL NOT NULL,"
+                + " token_count INTEGER)";
+        sql(db, v1Messages);
+        // the indexes, FTS table and triggers are missing: a crash after the tables were created
+
+        MigrationResult result = migrator.migrate(db);
+        assertEquals(1, result.fromVersion());
+        assertEquals(6, result.toVersion());
+        assertEquals(List.of("v1-schema-version-table", "v1-sessions-table", "v1-messages-table", "v1-schema-version-row"),
+                result.adopted().stream().map(MigrationResult.AppliedChange::id).toList());
+        assertEquals(30, result.executed().size());
+        assertEquals(List.of("6"), query(db, "SELECT group_concat(version) FROM schema_version"));
+        assertEquals(List.of("s1|cli|1773133200.123456"), query(db, "SELECT id || '|' || source || '|' || started_at FROM sessions"));
+        assertEquals(List.of(), migrator.checkWithLiquibase(db).changes());
+    }
+
+    @Test
+    void aFileWhoseNumberIsBehindItsColumnsGetsOnlyWhatItLacks() throws Exception {
+        Path db = dir.resolve("behind.db");
+        Migrator.create().migrate(db);
+        // as if a Python migration crashed after adding sessions.title but before recording version 3
+        sql(db, "DROP TABLE DATABASECHANGELOG", "DROP TABLE DATABASECHANGELOGLOCK",
+                "DROP INDEX idx_sessions_title_unique", "UPDATE schema_version SET version = 2");
+        MigrationResult result = migrator.migrate(db);
+        assertEquals(2, result.fromVersion());
+        assertEquals(List.of("v3-schema-version", "v4-idx-sessions-title-unique", "v4-schema-version",
+                        "v5-schema-version", "v6-schema-version"),
+                result.executed().stream().map(MigrationResult.AppliedChange::id).toList());
+        assertEquals(List.of("6"), query(db, "SELECT group_concat(version) FROM schema_version"));
+    }
+
+    @Test
+    void adoptsAFileThePythonAgentStoppedCreatingAfterItsFirstTable() throws Exception {
+        Path db = dir.resolve("first-table-only.db");
+        sql(db, "CREATE TABLE schema_version (version INTEGER NOT NULL)");
+        MigrationResult result = migrator.migrate(db);
+        assertEquals(0, result.fromVersion());
+        assertEquals(List.of("v1-schema-version-table"), result.adopted().stream().map(MigrationResult.AppliedChange::id).toList());
+        assertEquals(List.of("6"), query(db, "SELECT group_concat(version) FROM schema_version"));
+    }
+
+    @Test
+    void refusesOtherApplicationsDatabasesEvenWithTablesOfTheSameName() throws Exception {
+        Path versioned = dir.resolve("other-versioned.db");
+        sql(versioned, "CREATE TABLE schema_version (id INTEGER PRIMARY KEY, applied_at TEXT)",
+                "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)", "INSERT INTO users (name) VALUES ('ann')");
+        Path web = dir.resolve("other-sessions.db");
+        sql(web, "CREATE TABLE sessions (token TEXT PRIMARY KEY, user_id INTEGER, expires REAL)");
+        for (Path db : List.of(versioned, web)) {
+            String before = sha256(db);
+            NotAHermesDatabaseException e = assertThrows(NotAHermesDatabaseException.class, () -> migrator.migrate(db));
+            assertTrue(e.getMessage().contains("not a Hermes session store"), e.getMessage());
+            assertTrue(e.getMessage().contains("left unchanged"), e.getMessage());
+            assertEquals(before, sha256(db));
+        }
+    }
+
+    @Test
+    void aSessionsTableOfHermesWithAForeignMessagesTableIsRolledBackWholly() throws Exception {
+        Path db = dir.resolve("odd-messages.db");
+        sql(db, HERMES_V1_SESSIONS, "CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, timestamp REAL, body BLOB)");
+        String before = sha256(db);
+        NotAHermesDatabaseException e = assertThrows(NotAHermesDatabaseException.class, () -> migrator.migrate(db));
+        assertTrue(e.getMessage().contains("messages.role"), e.getMessage());
+        assertTrue(e.getMessage().contains("left unchanged"), e.getMessage());
+        assertEquals(List.of("messages", "sessions"), query(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"));
+        assertEquals(before, sha256(db));
+    }
+
+    @Test
+    void commandLineUsageErrorsExitWithTwoAndHelpWithZero() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+        assertEquals(2, MigrateCommand.run(new String[0], o, e));
+        assertEquals(2, MigrateCommand.run(new String[] {"--db"}, o, e));
+        assertEquals(2, MigrateCommand.run(new String[] {"--db", "x.db", "--force"}, o, e));
+        assertEquals(0, MigrateCommand.run(new String[] {"--help"}, o, e));
+        assertEquals("usage: hermes-state-migrate --db PATH [--dry-run]\n", out.toString(StandardCharsets.UTF_8));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("unknown argument: --force"));
+    }
+
+    private static void sql(Path db, String... statements) throws SQLException {
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+             Statement statement = connection.createStatement()) {
+            for (String sql : statements) {
+                statement.execute(sql);
+            }
+        }
+    }
+
+    private static List<String> query(Path db, String sql) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+             Statement statement = connection.createStatement(); ResultSet result = statement.executeQuery(sql)) {
+            while (result.next()) {
+                rows.add(result.getString(1));
+            }
+        }
+        return rows;
+    }
+
+    static String sha256(Path file) throws IOException {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
