@@ -63,6 +63,8 @@ import java.util.stream.Stream;
  */
 public final class Benchmark {
     public static final long SEED = 42;
+    /** SPEC section 3: a PASSIVE checkpoint after every 50 successful writes. */
+    public static final int RAW_CHECKPOINT_EVERY = 50;
 
     /**
      * The parts of the run that BENCHMARK.md does not size by S: the depth of the extra lineage chain
@@ -200,6 +202,7 @@ public final class Benchmark {
         Map<String, Long> countsAfterW1;
         W1Ingest.Result w1;
         W1Ingest.Result rawW1;
+        W1Ingest.Result rawCheckpointW1;
         W1Ingest.BatchResult batch;
         W1Ingest.BatchResult rawBatch;
         W2Search.Result w2;
@@ -245,6 +248,7 @@ public final class Benchmark {
                     raw.appendMessage(a.sessionId(), a.message());
                 }
             });
+            rawCheckpointW1 = rawWithCheckpoints(plan);
             batch = oursBatch(plan);
             rawBatch = rawBatch(plan);
 
@@ -287,7 +291,7 @@ public final class Benchmark {
         try (StateRepository store = StateRepository.open(db)) {
             reclaimed = store.vacuum();
         }
-        RunResults results = new RunResults(sessions, messagesPerSession, w1, rawW1, batch, rawBatch, w2, rawW2,
+        RunResults results = new RunResults(sessions, messagesPerSession, w1, rawW1, rawCheckpointW1, batch, rawBatch, w2, rawW2,
                 queriesWithDifferentHits(w2, rawW2), w3, w3Reference(resultFile), w4, rawW4, w5, deep, w6, w7,
                 reclaimed, w8, w9);
 
@@ -321,6 +325,26 @@ public final class Benchmark {
             }
         });
         return different;
+    }
+
+    /** The raw W1 again with Hermes' checkpoint policy (PASSIVE every 50 commits): separates its cost from the layers'. */
+    private W1Ingest.Result rawWithCheckpoints(IngestPlan plan) throws Exception {
+        step("W1 ingest (raw JDBC + PASSIVE checkpoint every " + RAW_CHECKPOINT_EVERY + " commits)");
+        Path file = runDir.resolve("raw-checkpoint.db");
+        Migrator.create().migrate(file);
+        try (RawJdbcStore raw = RawJdbcStore.open(file, RAW_CHECKPOINT_EVERY)) {
+            return W1Ingest.run(plan, file, new W1Ingest.Calls() {
+                @Override
+                public void create(IngestPlan.CreateSession s) throws SQLException {
+                    raw.createSession(s.id(), s.source(), Workload.MODEL);
+                }
+
+                @Override
+                public void append(IngestPlan.Append a) throws SQLException {
+                    raw.appendMessage(a.sessionId(), a.message());
+                }
+            });
+        }
     }
 
     private W1Ingest.BatchResult oursBatch(IngestPlan plan) throws Exception {
@@ -423,6 +447,8 @@ public final class Benchmark {
         baseline.put("description", "hand-written PreparedStatements on one plain sqlite-jdbc connection, same SQL, "
                 + "same settings, second file; ratios are ours/raw");
         baseline.put("W1_ingest", r.rawW1().toJson());
+        baseline.put("W1_ingest_checkpoint_every_50", r.rawCheckpointW1().toJson());
+        baseline.put("W1_ratio_msgs_per_s_vs_checkpointing_raw", Report.round(r.w1().msgsPerS() / r.rawCheckpointW1().msgsPerS()));
         Map<String, Object> batch = new LinkedHashMap<>();
         batch.put("ours_append_messages", r.batch().toJson());
         batch.put("raw_jdbc_batch", r.rawBatch().toJson());

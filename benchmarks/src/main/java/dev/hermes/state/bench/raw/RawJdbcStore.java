@@ -59,6 +59,9 @@ public final class RawJdbcStore implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Connection connection;
+    private final int checkpointEvery;
+    private int commitsSinceCheckpoint;
+    private final PreparedStatement checkpoint;
     private final PreparedStatement begin;
     private final PreparedStatement commit;
     private final PreparedStatement insertSession;
@@ -68,8 +71,10 @@ public final class RawJdbcStore implements AutoCloseable {
     private final PreparedStatement search;
     private final PreparedStatement conversation;
 
-    private RawJdbcStore(Connection connection) throws SQLException {
+    private RawJdbcStore(Connection connection, int checkpointEvery) throws SQLException {
         this.connection = connection;
+        this.checkpointEvery = checkpointEvery;
+        this.checkpoint = connection.prepareStatement("PRAGMA wal_checkpoint(PASSIVE)");
         // auto-commit stays on: transactions are explicit BEGIN IMMEDIATE ... COMMIT, as the store does them
         this.begin = connection.prepareStatement("BEGIN IMMEDIATE");
         this.commit = connection.prepareStatement("COMMIT");
@@ -81,13 +86,24 @@ public final class RawJdbcStore implements AutoCloseable {
         this.conversation = connection.prepareStatement(CONVERSATION);
     }
 
-    /** Opens a file that already has the version-6 schema (create it with the project's Migrator). */
+    /**
+     * Opens a file that already has the version-6 schema (create it with the project's Migrator);
+     * checkpoints are left to SQLite's automatic checkpoint (every 1,000 WAL pages).
+     */
     public static RawJdbcStore open(Path file) throws SQLException {
+        return open(file, 0);
+    }
+
+    /**
+     * As {@link #open(Path)}, plus Hermes' checkpoint policy when {@code checkpointEvery} > 0: a
+     * {@code PRAGMA wal_checkpoint(PASSIVE)} after every that many commits (SPEC section 3 says 50).
+     */
+    public static RawJdbcStore open(Path file, int checkpointEvery) throws SQLException {
         Connection connection = SqliteFile.open(file, RetryPolicy.HERMES, false);
         try (Statement statement = connection.createStatement()) {
             statement.execute("PRAGMA journal_mode=WAL");
         }
-        return new RawJdbcStore(connection);
+        return new RawJdbcStore(connection, checkpointEvery);
     }
 
     /** create_session with model only, in its own transaction. */
@@ -103,7 +119,7 @@ public final class RawJdbcStore implements AutoCloseable {
             insertSession.setString(7, null);
             insertSession.setDouble(8, now());
             insertSession.executeUpdate();
-            commit.execute();
+            commit();
         } catch (SQLException | RuntimeException e) {
             rollback(e);
             throw e;
@@ -121,7 +137,7 @@ public final class RawJdbcStore implements AutoCloseable {
                 id = generated.getLong(1);
             }
             bumpCounters(sessionId, 1, toolCallIncrement(message));
-            commit.execute();
+            commit();
             return id;
         } catch (SQLException | RuntimeException e) {
             rollback(e);
@@ -142,7 +158,7 @@ public final class RawJdbcStore implements AutoCloseable {
             }
             insertMessageBatch.executeBatch();
             bumpCounters(sessionId, messages.size(), toolCalls);
-            commit.execute();
+            commit();
         } catch (SQLException | RuntimeException e) {
             rollback(e);
             throw e;
@@ -208,6 +224,14 @@ public final class RawJdbcStore implements AutoCloseable {
     @Override
     public void close() throws SQLException {
         connection.close();
+    }
+
+    private void commit() throws SQLException {
+        commit.execute();
+        if (checkpointEvery > 0 && ++commitsSinceCheckpoint >= checkpointEvery) {
+            commitsSinceCheckpoint = 0;
+            checkpoint.execute();
+        }
     }
 
     private static Map<String, String> contextMessage(String role, String content) {

@@ -51,6 +51,8 @@ public final class Rows {
         rows.add(Row.compared("W1 ingest", "append p50 / p99 ms", ms(r.w1().appends().p50Ms()) + " / "
                 + ms(r.w1().appends().p99Ms()), ms(r.rawW1().appends().p50Ms()) + " / " + ms(r.rawW1().appends().p99Ms()),
                 ratio(r.w1().appends().p50Ms() / r.rawW1().appends().p50Ms())));
+        rows.add(Row.compared("W1 ingest", "msgs/s vs raw + PASSIVE checkpoint every 50", rate(r.w1().msgsPerS()),
+                rate(r.rawCheckpointW1().msgsPerS()), ratio(r.w1().msgsPerS() / r.rawCheckpointW1().msgsPerS())));
         double batchRatio = r.batch().msgsPerS() / r.rawBatch().msgsPerS();
         rows.add(new Row("W1 batch", "msgs/s, appendMessages vs JDBC batch", rate(r.batch().msgsPerS()),
                 rate(r.rawBatch().msgsPerS()), ratio(batchRatio), ">= 0.85 x raw", batchRatio >= W1_MIN_RATIO, null));
