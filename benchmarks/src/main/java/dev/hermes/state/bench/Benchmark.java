@@ -80,6 +80,7 @@ public final class Benchmark {
     private final Extent extent;
     private final PrintStream progress;
     private long lastStep;
+    private String currentStep;
 
     private Benchmark(Path runDir, int sessions, int messagesPerSession, Extent extent, PrintStream progress) {
         this.runDir = runDir;
@@ -116,19 +117,21 @@ public final class Benchmark {
         }
         Path result = resultFile != null ? resultFile : defaultResultFile(sessions, messagesPerSession);
         Path runDir = null;
+        Benchmark benchmark = null;
         try {
             Files.createDirectories(workDir);
             runDir = Files.createTempDirectory(workDir, "bench-run-");
-            return new Benchmark(runDir, sessions, messagesPerSession, extent, err).execute(result, out, err);
+            benchmark = new Benchmark(runDir, sessions, messagesPerSession, extent, err);
+            return benchmark.execute(result, out, err);
         } catch (DataCheckFailed failed) {
             err.println("bench: data check failed, nothing measured:");
             failed.problems.forEach(problem -> err.println("  " + problem));
             return 1;
         } catch (HermesStateException | IOException | SQLException | IllegalStateException e) {
-            err.println("bench: failed: " + e.getMessage());
+            err.println("bench: failed" + during(benchmark) + ": " + e.getMessage());
             return 1;
         } catch (Exception e) {
-            err.println("bench: failed: " + e);
+            err.println("bench: failed" + during(benchmark) + ": " + e);
             e.printStackTrace(err);
             return 1;
         } finally {
@@ -136,6 +139,10 @@ public final class Benchmark {
                 deleteRecursively(runDir);
             }
         }
+    }
+
+    private static String during(Benchmark benchmark) {
+        return benchmark == null || benchmark.currentStep == null ? "" : " during '" + benchmark.currentStep + "'";
     }
 
     /** {@code target/bench/hermes-bench-S<S>-M<M>.json} under the current folder. */
@@ -565,6 +572,7 @@ public final class Benchmark {
         long now = System.nanoTime();
         String elapsed = lastStep == 0 ? "" : String.format(java.util.Locale.ROOT, " (previous step %.1f s)", (now - lastStep) / 1e9);
         lastStep = now;
+        currentStep = what;
         progress.println("[bench] " + what + elapsed);
         progress.flush();
     }

@@ -229,8 +229,10 @@ public final class RawJdbcStore implements AutoCloseable {
     private void commit() throws SQLException {
         commit.execute();
         if (checkpointEvery > 0 && ++commitsSinceCheckpoint >= checkpointEvery) {
-            commitsSinceCheckpoint = 0;
-            checkpoint.execute();
+            // the pragma returns a row; an open result set would keep the next COMMIT from completing
+            try (ResultSet ignored = checkpoint.executeQuery()) {
+                commitsSinceCheckpoint = 0;
+            }
         }
     }
 

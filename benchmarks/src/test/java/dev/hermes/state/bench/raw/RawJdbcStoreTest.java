@@ -51,7 +51,8 @@ class RawJdbcStoreTest {
         Path db = freshDatabase(folder, "raw.db");
         IngestPlan plan = IngestPlan.build(120, 12, SAMPLER);
         W1Ingest.Result result;
-        try (RawJdbcStore raw = RawJdbcStore.open(db)) {
+        // with Hermes' checkpoint policy: a PASSIVE checkpoint after every 50 commits
+        try (RawJdbcStore raw = RawJdbcStore.open(db, 50)) {
             result = W1Ingest.run(plan, db, new W1Ingest.Calls() {
                 @Override
                 public void create(IngestPlan.CreateSession s) throws Exception {
