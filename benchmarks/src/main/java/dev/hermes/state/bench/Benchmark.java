@@ -56,9 +56,13 @@ import java.util.stream.Stream;
  * the raw-JDBC baseline on a second file in the same run, one result table and one result file.
  *
  * <p>Order: generate all data and check it against the published fingerprints and match counts (abort
- * on any difference) → W1 ours, W1 raw, batch ours, batch raw → W2 ours, W2 raw → W3 → W4 ours, W4
- * raw → W5 → W6 → W7 → W8 → W9 → final sizes → extras for the targets (a 10,000-deep chain on its own
- * file, VACUUM of the main file). The databases live in a fresh folder under {@code workDir}, deleted
+ * on any difference) → W1 on ours, the raw baseline and the raw baseline with Hermes' checkpoint
+ * policy, interleaved by 10% slice → batch ingest (ours vs raw, interleaved by session) → W2 (ours vs
+ * raw, interleaved by query) → W3 → W4 (ours vs raw, interleaved by session) → W5 → W6 → W7 → W8 → W9
+ * → final sizes → extras for the targets (a 10,000-deep chain on its own file, VACUUM of the main
+ * file). Interleaving makes store and baseline share the machine's load, which on a shared machine
+ * drifts more over a minute than the differences being measured. The databases live in a fresh
+ * folder under {@code workDir}, deleted
  * at the end (set {@code -Dhermes.bench.keep=true} to keep them).
  */
 public final class Benchmark {
@@ -222,55 +226,53 @@ public final class Benchmark {
         W7Prune.Result w7;
         W8ColdOpen.Result w8;
         W9Concurrency.Result w9;
+        Path checkpointDb = runDir.resolve("raw-checkpoint.db");
+        Migrator.create().migrate(checkpointDb);
         try (StateRepository store = StateRepository.open(db); RawJdbcStore raw = RawJdbcStore.open(rawDb)) {
             env = environment(store, db);
 
-            // W1: ours, then the raw baseline on its own file; then the batch variants on two more files
-            step("W1 ingest (ours): " + plan.steps().size() + " calls");
-            w1 = W1Ingest.run(plan, db, new W1Ingest.Calls() {
-                @Override
-                public void create(IngestPlan.CreateSession s) {
-                    store.createSession(NewSession.builder(s.id(), s.source()).model(Workload.MODEL).build());
-                }
-
-                @Override
-                public void append(IngestPlan.Append a) {
-                    store.appendMessage(a.sessionId(), a.message());
-                }
-            });
+            // W1 on three files at once, slice by slice: ours, the raw baseline, and the raw baseline with
+            // Hermes' checkpoint policy (PASSIVE every 50 commits), which separates that policy's cost
+            step("W1 ingest: " + plan.steps().size() + " calls each on ours, raw JDBC, raw JDBC + checkpoint every "
+                    + RAW_CHECKPOINT_EVERY + ", interleaved by 10% slice");
+            List<W1Ingest.Result> ingest;
+            try (RawJdbcStore checkpointing = RawJdbcStore.open(checkpointDb, RAW_CHECKPOINT_EVERY)) {
+                ingest = W1Ingest.runInterleaved(plan, List.of(
+                        new W1Ingest.Target(db, storeCalls(store)),
+                        new W1Ingest.Target(rawDb, rawCalls(raw)),
+                        new W1Ingest.Target(checkpointDb, rawCalls(checkpointing))));
+            }
+            w1 = ingest.get(0);
+            rawW1 = ingest.get(1);
+            rawCheckpointW1 = ingest.get(2);
             countsAfterW1 = MatchCounts.inDatabase(db);
             if (!countsAfterW1.equals(generatedCounts)) {
                 throw new DataCheckFailed(List.of("match counts in state.db after W1 differ from the generated data: "
                         + countsAfterW1 + " vs " + generatedCounts));
             }
-            step("W1 ingest (raw JDBC baseline)");
-            rawW1 = W1Ingest.run(plan, rawDb, new W1Ingest.Calls() {
-                @Override
-                public void create(IngestPlan.CreateSession s) throws SQLException {
-                    raw.createSession(s.id(), s.source(), Workload.MODEL);
-                }
+            List<W1Ingest.BatchResult> batches = batches(plan);
+            batch = batches.get(0);
+            rawBatch = batches.get(1);
 
-                @Override
-                public void append(IngestPlan.Append a) throws SQLException {
-                    raw.appendMessage(a.sessionId(), a.message());
-                }
-            });
-            rawCheckpointW1 = rawWithCheckpoints(plan);
-            batch = oursBatch(plan);
-            rawBatch = rawBatch(plan);
-
-            // W2 ours, then raw on the raw file (same data in the same order, so the same ids)
-            step("W2 search (ours, then raw)");
-            w2 = W2Search.run((query, limit) -> store.searchMessages(SearchQuery.builder(query).limit(limit).build()),
-                    hits -> hits.stream().map(SearchHit::id).toList());
-            rawW2 = W2Search.run(raw::search, hits -> hits.stream().map(RawJdbcStore.Hit::id).toList());
+            // W2 and W4: ours and raw (on the raw file: same data in the same order, so the same ids), call by call
+            step("W2 search: ours and raw JDBC, query by query");
+            List<W2Search.Result> searches = W2Search.runInterleaved(List.of(
+                    new W2Search.Searcher<>((query, limit) -> store.searchMessages(
+                            SearchQuery.builder(query).limit(limit).build()),
+                            (List<SearchHit> hits) -> hits.stream().map(SearchHit::id).toList()),
+                    new W2Search.Searcher<>(raw::search,
+                            (List<RawJdbcStore.Hit> hits) -> hits.stream().map(RawJdbcStore.Hit::id).toList())));
+            w2 = searches.get(0);
+            rawW2 = searches.get(1);
 
             step("W3 listing");
             w3 = W3Listing.run(store, sessions);
 
-            step("W4 read (ours, then raw)");
-            w4 = W4Read.run(readIds, store::getMessagesAsConversation);
-            rawW4 = W4Read.run(readIds, raw::conversation);
+            step("W4 read: ours and raw JDBC, session by session");
+            List<W4Read.Result> reads = W4Read.runInterleaved(readIds,
+                    List.of(store::getMessagesAsConversation, raw::conversation));
+            w4 = reads.get(0);
+            rawW4 = reads.get(1);
 
             step("W5 lineage: chains of 99 and 1000");
             w5 = W5Lineage.run(store, chain99, chain1000);
@@ -334,60 +336,64 @@ public final class Benchmark {
         return different;
     }
 
-    /** The raw W1 again with Hermes' checkpoint policy (PASSIVE every 50 commits): separates its cost from the layers'. */
-    private W1Ingest.Result rawWithCheckpoints(IngestPlan plan) throws Exception {
-        step("W1 ingest (raw JDBC + PASSIVE checkpoint every " + RAW_CHECKPOINT_EVERY + " commits)");
-        Path file = runDir.resolve("raw-checkpoint.db");
-        Migrator.create().migrate(file);
-        try (RawJdbcStore raw = RawJdbcStore.open(file, RAW_CHECKPOINT_EVERY)) {
-            return W1Ingest.run(plan, file, new W1Ingest.Calls() {
-                @Override
-                public void create(IngestPlan.CreateSession s) throws SQLException {
-                    raw.createSession(s.id(), s.source(), Workload.MODEL);
-                }
+    private static W1Ingest.Calls storeCalls(StateRepository store) {
+        return new W1Ingest.Calls() {
+            @Override
+            public void create(IngestPlan.CreateSession s) {
+                store.createSession(NewSession.builder(s.id(), s.source()).model(Workload.MODEL).build());
+            }
 
-                @Override
-                public void append(IngestPlan.Append a) throws SQLException {
-                    raw.appendMessage(a.sessionId(), a.message());
-                }
-            });
-        }
+            @Override
+            public void append(IngestPlan.Append a) {
+                store.appendMessage(a.sessionId(), a.message());
+            }
+        };
     }
 
-    private W1Ingest.BatchResult oursBatch(IngestPlan plan) throws Exception {
-        step("W1 batch (ours: appendMessages, one call per session)");
-        try (StateRepository batchStore = StateRepository.open(runDir.resolve("batch.db"))) {
-            return W1Ingest.runBatches(plan, new W1Ingest.BatchCalls() {
-                @Override
-                public void create(IngestPlan.CreateSession s) {
-                    batchStore.createSession(NewSession.builder(s.id(), s.source()).model(Workload.MODEL).build());
-                }
+    private static W1Ingest.Calls rawCalls(RawJdbcStore raw) {
+        return new W1Ingest.Calls() {
+            @Override
+            public void create(IngestPlan.CreateSession s) throws SQLException {
+                raw.createSession(s.id(), s.source(), Workload.MODEL);
+            }
 
-                @Override
-                public void appendAll(String sessionId, List<NewMessage> messages) {
-                    batchStore.appendMessages(sessionId, messages);
-                }
-            });
-        }
+            @Override
+            public void append(IngestPlan.Append a) throws SQLException {
+                raw.appendMessage(a.sessionId(), a.message());
+            }
+        };
     }
 
-    private W1Ingest.BatchResult rawBatch(IngestPlan plan) throws Exception {
-        step("W1 batch (raw JDBC batch)");
-        Path file = runDir.resolve("raw-batch.db");
-        Migrator.create().migrate(file);
-        try (RawJdbcStore raw = RawJdbcStore.open(file)) {
-            return W1Ingest.runBatches(plan, new W1Ingest.BatchCalls() {
-                @Override
-                public void create(IngestPlan.CreateSession s) throws SQLException {
-                    raw.createSession(s.id(), s.source(), Workload.MODEL);
-                }
+    /** appendMessages on a store vs one JDBC batch per session, on two more files, session by session. */
+    private List<W1Ingest.BatchResult> batches(IngestPlan plan) throws Exception {
+        step("W1 batch: appendMessages vs a raw JDBC batch, one call per session, interleaved");
+        Path rawFile = runDir.resolve("raw-batch.db");
+        Migrator.create().migrate(rawFile);
+        try (StateRepository batchStore = StateRepository.open(runDir.resolve("batch.db"));
+             RawJdbcStore raw = RawJdbcStore.open(rawFile)) {
+            return W1Ingest.runBatchesInterleaved(plan, List.of(
+                    new W1Ingest.BatchCalls() {
+                        @Override
+                        public void create(IngestPlan.CreateSession s) {
+                            batchStore.createSession(NewSession.builder(s.id(), s.source()).model(Workload.MODEL).build());
+                        }
 
-                @Override
-                public void appendAll(String sessionId, List<NewMessage> messages)
-                        throws SQLException {
-                    raw.appendBatch(sessionId, messages);
-                }
-            });
+                        @Override
+                        public void appendAll(String sessionId, List<NewMessage> messages) {
+                            batchStore.appendMessages(sessionId, messages);
+                        }
+                    },
+                    new W1Ingest.BatchCalls() {
+                        @Override
+                        public void create(IngestPlan.CreateSession s) throws SQLException {
+                            raw.createSession(s.id(), s.source(), Workload.MODEL);
+                        }
+
+                        @Override
+                        public void appendAll(String sessionId, List<NewMessage> messages) throws SQLException {
+                            raw.appendBatch(sessionId, messages);
+                        }
+                    }));
         }
     }
 

@@ -103,64 +103,116 @@ public final class W1Ingest {
     private W1Ingest() {
     }
 
-    /** Runs the schedule; {@code db} is the file the calls write, measured at each slice end. */
-    public static Result run(IngestPlan plan, Path db, Calls calls) throws Exception {
-        int total = plan.appends().size();
-        Latencies appends = new Latencies(total);
-        Latencies creates = new Latencies(plan.sessions());
-        List<Slice> slices = new ArrayList<>(SLICES);
-        Latencies sliceAppends = new Latencies(total / SLICES + 1);
-        int slice = 0;
-        int done = 0;
-        long nextSliceEnd = sliceEnd(0, total);
+    /** A store under test: the file it writes (measured at each slice end) and its calls. */
+    public record Target(Path db, Calls calls) {
+    }
 
-        long start = System.nanoTime();
-        long sliceStart = start;
-        long end = start;
-        for (IngestPlan.Step step : plan.steps()) {
-            if (step instanceof CreateSession create) {
-                long before = System.nanoTime();
-                calls.create(create);
-                end = System.nanoTime();
-                creates.add(end - before);
-            } else {
-                Append append = (Append) step;
-                long before = System.nanoTime();
-                calls.append(append);
-                end = System.nanoTime();
-                appends.add(end - before);
-                sliceAppends.add(end - before);
-                if (++done == nextSliceEnd) {
-                    int count = sliceAppends.count();
-                    slices.add(new Slice(slice + 1, count / ((end - sliceStart) / 1e9), sliceAppends.p50Ms(),
-                            sliceAppends.p99Ms(), Report.sizeOrZero(db)));
-                    sliceStart = end;
-                    sliceAppends = new Latencies(total / SLICES + 1);
-                    slice++;
-                    nextSliceEnd = slice < SLICES ? sliceEnd(slice, total) : -1;
+    /** Runs the schedule on one target. */
+    public static Result run(IngestPlan plan, Path db, Calls calls) throws Exception {
+        return runInterleaved(plan, List.of(new Target(db, calls))).get(0);
+    }
+
+    /**
+     * Runs the schedule on every target, interleaved by 10% slice (slice 1 on each target, then slice 2
+     * on each, ..., the order rotating from slice to slice) so that all targets see the same machine
+     * load: on a shared machine, load drifts over minutes, and a store measured a minute after its
+     * baseline would be compared under different conditions. A target's elapsed time is the sum of
+     * its slices, each from just before its first call to just after its last append; slice k holds
+     * appends k·N/10 + 1 … (k+1)·N/10 and the create_session calls before them.
+     */
+    public static List<Result> runInterleaved(IngestPlan plan, List<Target> targets) throws Exception {
+        int total = plan.appends().size();
+        List<List<IngestPlan.Step>> slices = slices(plan);
+        List<Latencies> appends = new ArrayList<>();
+        List<Latencies> creates = new ArrayList<>();
+        List<List<Slice>> sliceResults = new ArrayList<>();
+        long[] elapsed = new long[targets.size()];
+        for (int t = 0; t < targets.size(); t++) {
+            appends.add(new Latencies(total));
+            creates.add(new Latencies(plan.sessions()));
+            sliceResults.add(new ArrayList<>(SLICES));
+        }
+        for (int k = 0; k < slices.size(); k++) {
+            for (int turn = 0; turn < targets.size(); turn++) {
+                int t = (turn + k) % targets.size();
+                Target target = targets.get(t);
+                Latencies sliceAppends = new Latencies(total / SLICES + 1);
+                long start = System.nanoTime();
+                long end = start;
+                for (IngestPlan.Step step : slices.get(k)) {
+                    long before = System.nanoTime();
+                    if (step instanceof CreateSession create) {
+                        target.calls().create(create);
+                        end = System.nanoTime();
+                        creates.get(t).add(end - before);
+                    } else {
+                        target.calls().append((Append) step);
+                        end = System.nanoTime();
+                        appends.get(t).add(end - before);
+                        sliceAppends.add(end - before);
+                    }
                 }
+                elapsed[t] += end - start;
+                sliceResults.get(t).add(new Slice(k + 1, sliceAppends.count() / ((end - start) / 1e9),
+                        sliceAppends.p50Ms(), sliceAppends.p99Ms(), Report.sizeOrZero(target.db())));
             }
         }
-        return new Result(total, end - start, appends, creates, List.copyOf(slices), Report.sizeOrZero(db),
-                Report.sizeOrZero(walOf(db)));
+        List<Result> results = new ArrayList<>(targets.size());
+        for (int t = 0; t < targets.size(); t++) {
+            Path db = targets.get(t).db();
+            results.add(new Result(total, elapsed[t], appends.get(t), creates.get(t), List.copyOf(sliceResults.get(t)),
+                    Report.sizeOrZero(db), Report.sizeOrZero(walOf(db))));
+        }
+        return results;
+    }
+
+    /** The steps of each 10% slice: a slice ends with its last append. */
+    private static List<List<IngestPlan.Step>> slices(IngestPlan plan) {
+        int total = plan.appends().size();
+        List<List<IngestPlan.Step>> slices = new ArrayList<>(SLICES);
+        List<IngestPlan.Step> current = new ArrayList<>();
+        int done = 0;
+        int slice = 0;
+        for (IngestPlan.Step step : plan.steps()) {
+            current.add(step);
+            if (step instanceof Append && ++done == sliceEnd(slice, total)) {
+                slices.add(current);
+                current = new ArrayList<>();
+                slice++;
+            }
+        }
+        return slices;
     }
 
     /** For each session in index order: create it (untimed), then one timed call with all its messages. */
     public static BatchResult runBatches(IngestPlan plan, BatchCalls calls) throws Exception {
+        return runBatchesInterleaved(plan, List.of(calls)).get(0);
+    }
+
+    /** As {@link #runBatches} on every target, session by session, the order rotating per session. */
+    public static List<BatchResult> runBatchesInterleaved(IngestPlan plan, List<BatchCalls> targets) throws Exception {
         List<List<Append>> bySession = plan.appendsBySession();
-        Latencies batches = new Latencies(plan.sessions());
+        List<Latencies> batches = new ArrayList<>();
+        targets.forEach(target -> batches.add(new Latencies(plan.sessions())));
         int messages = 0;
         for (IngestPlan.Step step : plan.steps()) {
             if (step instanceof CreateSession create) {
                 List<NewMessage> own = bySession.get(create.index()).stream().map(Append::message).toList();
-                calls.create(create);
-                long before = System.nanoTime();
-                calls.appendAll(create.id(), own);
-                batches.add(System.nanoTime() - before);
+                for (int turn = 0; turn < targets.size(); turn++) {
+                    int t = (turn + create.index()) % targets.size();
+                    targets.get(t).create(create);
+                    long before = System.nanoTime();
+                    targets.get(t).appendAll(create.id(), own);
+                    batches.get(t).add(System.nanoTime() - before);
+                }
                 messages += own.size();
             }
         }
-        return new BatchResult(messages, batches);
+        List<BatchResult> results = new ArrayList<>();
+        for (Latencies latencies : batches) {
+            results.add(new BatchResult(messages, latencies));
+        }
+        return results;
     }
 
     /** Appends k·N/10 + 1 … (k+1)·N/10 form slice k (0-based here): its last append is number (k+1)·N/10. */

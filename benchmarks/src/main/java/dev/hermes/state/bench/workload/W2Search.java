@@ -6,6 +6,7 @@ import dev.hermes.state.bench.data.SearchCases.SearchCase;
 import dev.hermes.state.bench.measure.Latencies;
 import dev.hermes.state.bench.measure.Report;
 
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,28 +54,64 @@ public final class W2Search {
     private W2Search() {
     }
 
-    /** Runs both passes; {@code hitIds} extracts the hit ids of a result after the timer stopped. */
+    /** A search under test: the call, and how to read the hit ids of its result (outside the timer). */
+    public record Searcher<R>(Search<R> search, Function<R, List<Long>> hitIds) {
+    }
+
+    /** Runs both passes on one searcher. */
     public static <R> Result run(Search<R> search, Function<R, List<Long>> hitIds) throws Exception {
-        Map<Category, Latencies> pass1 = new EnumMap<>(Category.class);
-        Map<Category, Latencies> pass2 = new EnumMap<>(Category.class);
-        Map<String, Long> pass2Nanos = new LinkedHashMap<>();
-        Map<String, Integer> returned = new LinkedHashMap<>();
-        Map<String, List<Long>> ids = new LinkedHashMap<>();
+        return runInterleaved(List.of(new Searcher<>(search, hitIds))).get(0);
+    }
+
+    /**
+     * Runs both passes on every searcher, query by query (each query on each searcher, the order
+     * rotating), so that store and baseline are timed under the same machine load. Each searcher
+     * still sees the 60 queries in table order, twice.
+     */
+    public static List<Result> runInterleaved(List<Searcher<?>> searchers) throws Exception {
+        List<Map<Category, Latencies>> pass1 = new ArrayList<>();
+        List<Map<Category, Latencies>> pass2 = new ArrayList<>();
+        List<Map<String, Long>> pass2Nanos = new ArrayList<>();
+        List<Map<String, Integer>> returned = new ArrayList<>();
+        List<Map<String, List<Long>>> ids = new ArrayList<>();
+        for (int t = 0; t < searchers.size(); t++) {
+            pass1.add(new EnumMap<>(Category.class));
+            pass2.add(new EnumMap<>(Category.class));
+            pass2Nanos.add(new LinkedHashMap<>());
+            returned.add(new LinkedHashMap<>());
+            ids.add(new LinkedHashMap<>());
+        }
+        int call = 0;
         for (int pass = 1; pass <= 2; pass++) {
-            Map<Category, Latencies> latencies = pass == 1 ? pass1 : pass2;
             for (SearchCase searchCase : SearchCases.ALL) {
-                long before = System.nanoTime();
-                R result = search.run(searchCase.query(), LIMIT);
-                long nanos = System.nanoTime() - before;
-                latencies.computeIfAbsent(searchCase.category(), c -> new Latencies()).add(nanos);
-                if (pass == 2) {
-                    List<Long> hits = hitIds.apply(result);
-                    pass2Nanos.put(searchCase.query(), nanos);
-                    returned.put(searchCase.query(), hits.size());
-                    ids.put(searchCase.query(), hits);
+                for (int turn = 0; turn < searchers.size(); turn++) {
+                    int t = (turn + call) % searchers.size();
+                    Timed timed = timed(searchers.get(t), searchCase.query());
+                    (pass == 1 ? pass1 : pass2).get(t).computeIfAbsent(searchCase.category(), c -> new Latencies())
+                            .add(timed.nanos());
+                    if (pass == 2) {
+                        pass2Nanos.get(t).put(searchCase.query(), timed.nanos());
+                        returned.get(t).put(searchCase.query(), timed.hitIds().size());
+                        ids.get(t).put(searchCase.query(), timed.hitIds());
+                    }
                 }
+                call++;
             }
         }
-        return new Result(pass1, pass2, pass2Nanos, returned, ids);
+        List<Result> results = new ArrayList<>();
+        for (int t = 0; t < searchers.size(); t++) {
+            results.add(new Result(pass1.get(t), pass2.get(t), pass2Nanos.get(t), returned.get(t), ids.get(t)));
+        }
+        return results;
+    }
+
+    private record Timed(long nanos, List<Long> hitIds) {
+    }
+
+    private static <R> Timed timed(Searcher<R> searcher, String query) throws Exception {
+        long before = System.nanoTime();
+        R result = searcher.search().run(query, LIMIT);
+        long nanos = System.nanoTime() - before;
+        return new Timed(nanos, searcher.hitIds().apply(result));
     }
 }

@@ -3,6 +3,7 @@ package dev.hermes.state.bench.workload;
 import dev.hermes.state.bench.measure.Latencies;
 import dev.hermes.state.bench.measure.Report;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,14 +37,27 @@ public final class W4Read {
     }
 
     public static Result run(List<String> sessionIds, Read read) throws Exception {
-        Latencies latencies = new Latencies(sessionIds.size());
-        long messages = 0;
-        for (String id : sessionIds) {
-            long before = System.nanoTime();
-            List<?> conversation = read.run(id);
-            latencies.add(System.nanoTime() - before);
-            messages += conversation.size();
+        return runInterleaved(sessionIds, List.of(read)).get(0);
+    }
+
+    /** Every read under test reads each sampled session in turn (order rotating), under the same load. */
+    public static List<Result> runInterleaved(List<String> sessionIds, List<Read> reads) throws Exception {
+        List<Latencies> latencies = new ArrayList<>();
+        long[] messages = new long[reads.size()];
+        reads.forEach(read -> latencies.add(new Latencies(sessionIds.size())));
+        for (int i = 0; i < sessionIds.size(); i++) {
+            for (int turn = 0; turn < reads.size(); turn++) {
+                int t = (turn + i) % reads.size();
+                long before = System.nanoTime();
+                List<?> conversation = reads.get(t).run(sessionIds.get(i));
+                latencies.get(t).add(System.nanoTime() - before);
+                messages[t] += conversation.size();
+            }
         }
-        return new Result(sessionIds.size(), messages, latencies);
+        List<Result> results = new ArrayList<>();
+        for (int t = 0; t < reads.size(); t++) {
+            results.add(new Result(sessionIds.size(), messages[t], latencies.get(t)));
+        }
+        return results;
     }
 }
