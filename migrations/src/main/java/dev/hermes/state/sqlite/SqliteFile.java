@@ -18,6 +18,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.Set;
 
 /**
@@ -30,6 +31,9 @@ public final class SqliteFile {
     private static final byte[] MAGIC = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
     private static final Set<PosixFilePermission> OWNER_ONLY_FILE = PosixFilePermissions.fromString("rw-------");
     private static final Set<PosixFilePermission> OWNER_ONLY_DIR = PosixFilePermissions.fromString("rwx------");
+    /** An empty or short file is looked at this often, this far apart, before it is refused (see checkHeader). */
+    private static final int HEADER_LOOKS = 5;
+    private static final long HEADER_LOOK_PAUSE_MILLIS = 20;
 
     private SqliteFile() {
     }
@@ -200,40 +204,64 @@ public final class SqliteFile {
     /**
      * Reads the 100-byte header: refuses an empty file, a file that is not SQLite, and a file cut
      * short (its size is not a whole number of pages, or smaller than the page count the header
-     * vouches for).
+     * vouches for). The header is read without SQLite's locks, so an empty or short file is looked
+     * at again a few times before it is refused: the Python agent's new file is empty until its
+     * first write, and a commit or checkpoint that grows a file writes page 1 (the new size) before
+     * the pages that follow.
      */
     private static void checkHeader(Path file) throws IOException {
+        for (int look = 1; ; look++) {
+            HeaderProblem problem = headerProblem(file);
+            if (problem == null) {
+                return;
+            }
+            if (!problem.mayBeMomentary() || look == HEADER_LOOKS) {
+                throw new NotAHermesDatabaseException(problem.message());
+            }
+            try {
+                Thread.sleep(HEADER_LOOK_PAUSE_MILLIS);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                throw new NotAHermesDatabaseException(problem.message());
+            }
+        }
+    }
+
+    /** Why a file is refused; {@code mayBeMomentary} when a concurrent writer can cause it for an instant. */
+    private record HeaderProblem(String message, boolean mayBeMomentary) {
+    }
+
+    private static HeaderProblem headerProblem(Path file) throws IOException {
         long size = Files.size(file);
         if (size == 0) {
-            throw new NotAHermesDatabaseException(file + " is an empty (zero-length) file, not a Hermes database;"
-                    + " delete it to start a new store");
+            return new HeaderProblem(file + " is an empty (zero-length) file, not a Hermes database;"
+                    + " delete it to start a new store", true);
         }
         byte[] header = new byte[100];
         int read;
         try (InputStream in = Files.newInputStream(file)) {
             read = in.readNBytes(header, 0, header.length);
         }
-        for (int i = 0; i < MAGIC.length; i++) {
-            if (read < MAGIC.length || header[i] != MAGIC[i]) {
-                throw new NotAHermesDatabaseException(file + " is not a SQLite database (wrong file header)");
-            }
+        if (read < MAGIC.length || !Arrays.equals(header, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
+            return new HeaderProblem(file + " is not a SQLite database (wrong file header)", false);
         }
         if (read < header.length) {
-            throw new NotAHermesDatabaseException(file + " is a truncated SQLite database (" + size + " bytes)");
+            return new HeaderProblem(file + " is a truncated SQLite database (" + size + " bytes)", true);
         }
         ByteBuffer buffer = ByteBuffer.wrap(header);
         int pageSize = Short.toUnsignedInt(buffer.getShort(16));
         if (pageSize == 1) {
             pageSize = 65536;
         }
+        if (pageSize < 512 || Integer.bitCount(pageSize) != 1) {
+            return new HeaderProblem(file + " has a corrupt SQLite header (page size " + pageSize + ")", false);
+        }
         long pageCount = Integer.toUnsignedLong(buffer.getInt(28));
         boolean pageCountValid = buffer.getInt(24) == buffer.getInt(92);
-        if (pageSize < 512 || Integer.bitCount(pageSize) != 1) {
-            throw new NotAHermesDatabaseException(file + " has a corrupt SQLite header (page size " + pageSize + ")");
-        }
         if (size % pageSize != 0 || (pageCountValid && pageCount > 0 && size < pageCount * pageSize)) {
-            throw new NotAHermesDatabaseException(file + " is a truncated SQLite database (" + size
-                    + " bytes, page size " + pageSize + (pageCountValid ? ", " + pageCount + " pages expected" : "") + ")");
+            return new HeaderProblem(file + " is a truncated SQLite database (" + size + " bytes, page size " + pageSize
+                    + (pageCountValid ? ", " + pageCount + " pages expected" : "") + ")", true);
         }
+        return null;
     }
 }

@@ -1,5 +1,6 @@
 package dev.hermes.state.migrations;
 
+import dev.hermes.state.ConstraintViolationException;
 import dev.hermes.state.NotAHermesDatabaseException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -145,6 +146,22 @@ class MigratorTest {
         assertTrue(e.getMessage().contains("left unchanged"), e.getMessage());
         assertEquals(List.of("messages", "sessions"), query(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"));
         assertEquals(before, sha256(db));
+    }
+
+    @Test
+    void dataThatBreaksAVersionSixRuleFailsAsAConstraintViolationAndChangesNothing() throws Exception {
+        Path db = dir.resolve("duplicate-titles.db");
+        Migrator.create().migrate(db);
+        // a version-3 file (titles, no unique index yet) whose users gave two sessions the same title
+        sql(db, "DROP TABLE DATABASECHANGELOG", "DROP TABLE DATABASECHANGELOGLOCK", "DROP INDEX idx_sessions_title_unique",
+                "UPDATE schema_version SET version = 3",
+                "INSERT INTO sessions (id, source, started_at, title) VALUES ('a', 'cli', 1.0, 'same'), ('b', 'cli', 2.0, 'same')");
+        String before = sha256(db);
+        ConstraintViolationException e =
+                assertThrows(ConstraintViolationException.class, () -> migrator.migrate(db));
+        assertTrue(e.getMessage().contains("UNIQUE constraint failed: sessions.title"), e.getMessage());
+        assertEquals(before, sha256(db));
+        assertEquals(List.of("3"), query(db, "SELECT group_concat(version) FROM schema_version"));
     }
 
     @Test
