@@ -34,10 +34,22 @@ public final class W8ColdOpen {
     public static final String CLI_MAIN = "dev.hermes.state.cli.HermesStateCli";
     private static final Duration TIMEOUT = Duration.ofMinutes(2);
 
-    /** The target measure; {@code skipped} says why when it could not run. */
-    public record CliStart(String jar, Latencies command, Latencies helloWorld, String skipped) {
+    /**
+     * The issue's target measure, spawn to exit: the {@code hermes-state} script next to the jar's
+     * project when there is one (what a user types), the same command straight on the jar with this
+     * process's JVM options, and a hello-world jar; {@code skipped} says why when it could not run.
+     */
+    public record CliStart(String jar, Latencies script, Latencies direct, Latencies helloWorld, String skipped) {
+        /** The target's ratio: the script when it exists, else the direct jar command, over hello-world. */
         public double ratio() {
-            return skipped == null ? command.medianMs() / helloWorld.medianMs() : Double.NaN;
+            if (skipped != null) {
+                return Double.NaN;
+            }
+            return (script != null ? script : direct).medianMs() / helloWorld.medianMs();
+        }
+
+        public Latencies measured() {
+            return script != null ? script : direct;
         }
 
         Map<String, Object> toJson() {
@@ -46,8 +58,11 @@ public final class W8ColdOpen {
                 json.put("skipped", skipped);
                 return json;
             }
-            json.put("command", "java -jar " + jar + " --db FILE sessions list");
-            json.put("sessions_list_spawn_to_exit", command.minMedian());
+            json.put("jar", jar);
+            if (script != null) {
+                json.put("script_sessions_list_spawn_to_exit", script.minMedian());
+            }
+            json.put("java_jar_sessions_list_spawn_to_exit", direct.minMedian());
             json.put("hello_world_jar_spawn_to_exit", helloWorld.minMedian());
             json.put("ratio_median", Report.round(ratio()));
             return json;
@@ -102,22 +117,41 @@ public final class W8ColdOpen {
     private static CliStart cliStart(Path db, Path scratch, List<String> options, int rounds) throws Exception {
         Path jar = cliJar();
         if (jar == null) {
-            return new CliStart(null, null, null, "not running from the hermes-state jar (start the benchmark with "
-                    + "./hermes-state bench, or set -Dhermes.state.jar=cli/target/hermes-state.jar)");
+            return new CliStart(null, null, null, null, "not running from the hermes-state jar (start the benchmark "
+                    + "with ./hermes-state bench, or set -Dhermes.state.jar=cli/target/hermes-state.jar)");
         }
-        Path hello = helloWorldJar(scratch);
-        List<String> command = JavaProcess.jarCommand(options, jar, "--db", db.toString(), "sessions", "list");
-        List<String> helloCommand = JavaProcess.jarCommand(options, hello);
+        Path script = launcherScript(jar);
+        List<String> scriptCommand = script == null ? null
+                : List.of(script.toString(), "--db", db.toString(), "sessions", "list");
+        List<String> direct = JavaProcess.jarCommand(options, jar, "--db", db.toString(), "sessions", "list");
+        // a class-data archive belongs to the jar it was made from: the hello-world jar runs without it
+        List<String> helloOptions = options.stream().filter(o -> !o.startsWith("-XX:SharedArchiveFile")).toList();
+        List<String> hello = JavaProcess.jarCommand(helloOptions, helloWorldJar(scratch));
         Path stderr = scratch.resolve("w8-cli.err");
-        spawnToExit(command, stderr);
-        spawnToExit(helloCommand, stderr);
-        Latencies cli = new Latencies(rounds);
-        Latencies helloWorld = new Latencies(rounds);
-        for (int round = 0; round < rounds; round++) {
-            cli.add(spawnToExit(command, stderr));
-            helloWorld.add(spawnToExit(helloCommand, stderr));
+        if (scriptCommand != null) {
+            spawnToExit(scriptCommand, stderr);
         }
-        return new CliStart(jar.toString(), cli, helloWorld, null);
+        spawnToExit(direct, stderr);
+        spawnToExit(hello, stderr);
+        Latencies scriptTimes = scriptCommand == null ? null : new Latencies(rounds);
+        Latencies directTimes = new Latencies(rounds);
+        Latencies helloTimes = new Latencies(rounds);
+        for (int round = 0; round < rounds; round++) {
+            if (scriptCommand != null) {
+                scriptTimes.add(spawnToExit(scriptCommand, stderr));
+            }
+            directTimes.add(spawnToExit(direct, stderr));
+            helloTimes.add(spawnToExit(hello, stderr));
+        }
+        return new CliStart(jar.toString(), scriptTimes, directTimes, helloTimes, null);
+    }
+
+    /** {@code <project>/hermes-state} for a jar at {@code <project>/cli/target/hermes-state.jar}, if it is there. */
+    private static Path launcherScript(Path jar) {
+        Path target = jar.toAbsolutePath().getParent();
+        Path project = target == null || target.getParent() == null ? null : target.getParent().getParent();
+        Path script = project == null ? null : project.resolve("hermes-state");
+        return script != null && Files.isRegularFile(script) && Files.isExecutable(script) ? script : null;
     }
 
     /** {spawn→ready, spawn→exit} of one cold-open child. */
