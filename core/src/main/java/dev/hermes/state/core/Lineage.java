@@ -1,6 +1,7 @@
 package dev.hermes.state.core;
 
 import dev.hermes.state.core.connection.Backend;
+import dev.hermes.state.core.connection.Transaction;
 import dev.hermes.state.core.lineage.LineageNode;
 import dev.hermes.state.db.tables.Sessions;
 import org.jooq.CommonTableExpression;
@@ -9,10 +10,13 @@ import org.jooq.Field;
 import org.jooq.Record;
 import org.jooq.Record2;
 import org.jooq.Record4;
+import org.jooq.Result;
+import org.jooq.ResultQuery;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -35,9 +39,11 @@ final class Lineage {
     static final String COMPRESSION = "compression";
 
     private final Backend backend;
+    private final CachedQuery tipQuery;
 
     Lineage(Backend backend) {
         this.backend = backend;
+        this.tipQuery = new CachedQuery(List.of("sessionId"), this::tipQuery);
     }
 
     /**
@@ -46,7 +52,13 @@ final class Lineage {
      * and branches start before it and are skipped); the last session reached. An unknown id is
      * its own tip.
      */
-    String compressionTip(DSLContext dsl, String sessionId) {
+    String compressionTip(Transaction transaction, String sessionId) throws SQLException {
+        Result<Record> tip = tipQuery.fetch(transaction, sessionId);
+        return tip.isEmpty() ? sessionId : tip.get(0).get(0, String.class);
+    }
+
+    /** The walk as one recursive CTE: each step carries the id, end reason and end time of a session. */
+    private ResultQuery<?> tipQuery() {
         Sessions child = SESSIONS.as("child");
         Sessions candidate = SESSIONS.as("candidate");
         Table<?> walkTable = DSL.table(DSL.name("walk"));
@@ -65,19 +77,17 @@ final class Lineage {
                 .fields("id", "end_reason", "ended_at", "hops")
                 .as(DSL.select(SESSIONS.ID, SESSIONS.END_REASON, raw(SESSIONS.ENDED_AT), DSL.inline(0L))
                         .from(SESSIONS)
-                        .where(SESSIONS.ID.eq(sessionId))
+                        .where(SESSIONS.ID.eq(DSL.param("sessionId", String.class)))
                         .unionAll(DSL.select(child.ID, child.END_REASON, raw(child.ENDED_AT), walkHops.plus(DSL.inline(1L)))
                                 .from(walkTable)
                                 .join(child).on(child.ID.eq(newestLaterChild))
                                 .where(walkEndReason.eq(DSL.inline(COMPRESSION)))
                                 .and(walkHops.lt(backend.chainLengthBound()))));
-        String tip = dsl.withRecursive(walk)
+        return DSL.withRecursive(walk)
                 .select(walk.field("id", String.class))
                 .from(walk)
                 .orderBy(walk.field("hops").desc())
-                .limit(DSL.inline(1))
-                .fetchOne(0, String.class);
-        return tip == null ? sessionId : tip;
+                .limit(DSL.inline(1));
     }
 
     /** The session (depth 0), its parent (1), ... up to its root; empty for an unknown id. */

@@ -1,7 +1,7 @@
 package dev.hermes.state.core;
 
 import dev.hermes.state.ConstraintViolationException;
-import dev.hermes.state.core.connection.WriteTransaction;
+import dev.hermes.state.core.connection.Transaction;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.SQLDialect;
@@ -102,7 +102,7 @@ final class MessageAppends {
     }
 
     /** Appends one message; returns its id. */
-    long append(WriteTransaction transaction, String sessionId, Encoded message, double timestamp) throws SQLException {
+    long append(Transaction transaction, String sessionId, Encoded message, double timestamp) throws SQLException {
         bumpCounters(transaction, sessionId, 1, message.toolCallCount());
         PreparedStatement insert = transaction.prepared(sql().insertReturningId());
         bind(insert, sessionId, message, timestamp);
@@ -113,7 +113,7 @@ final class MessageAppends {
     }
 
     /** Appends the messages in order with one batch; returns their ids in input order. */
-    List<Long> appendAll(WriteTransaction transaction, String sessionId, List<Encoded> messages, double timestamp)
+    List<Long> appendAll(Transaction transaction, String sessionId, List<Encoded> messages, double timestamp)
             throws SQLException {
         int toolCalls = 0;
         for (Encoded message : messages) {
@@ -142,7 +142,7 @@ final class MessageAppends {
         return ids;
     }
 
-    private void bumpCounters(WriteTransaction transaction, String sessionId, long messages, long toolCalls)
+    private void bumpCounters(Transaction transaction, String sessionId, long messages, long toolCalls)
             throws SQLException {
         PreparedStatement bump = transaction.prepared(sql().bumpCounters());
         bump.setLong(1, messages);

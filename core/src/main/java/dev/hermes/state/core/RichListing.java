@@ -1,12 +1,15 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.core.connection.Backend;
+import dev.hermes.state.core.connection.Transaction;
 import dev.hermes.state.db.tables.Messages;
 import org.jooq.Condition;
-import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record;
+import org.jooq.SortField;
 import org.jooq.impl.DSL;
 
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,10 +55,18 @@ final class RichListing {
     /** started_at exactly as stored, for keyset cursors (the Instant is rounded to microseconds). */
     private static final Field<Double> STARTED_AT_RAW = Lineage.raw(SESSIONS.STARTED_AT);
 
-    private final Lineage lineage;
+    /** One session's row of the listing, for a projected tip. */
+    private static final CachedQuery RICH_ROW_BY_ID = new CachedQuery(List.of("sessionId"), () -> DSL
+            .select(SESSIONS.fields()).select(PREVIEW_RAW, LAST_ACTIVE, STARTED_AT_RAW)
+            .from(SESSIONS)
+            .where(SESSIONS.ID.eq(DSL.param("sessionId", String.class))));
 
-    RichListing(Lineage lineage) {
+    private final Lineage lineage;
+    private final Backend backend;
+
+    RichListing(Lineage lineage, Backend backend) {
         this.lineage = lineage;
+        this.backend = backend;
     }
 
     /** One page of rows plus the position of its last base row (for the keyset cursor). */
@@ -63,21 +74,30 @@ final class RichListing {
     }
 
     /**
-     * The page: {@code limit} rows after skipping {@code offset}, or, with {@code after} set, the
-     * rows after that (started_at, id) position. One extra row is read to tell whether more follow.
+     * The page: {@code limit} rows after skipping {@code offset} (Hermes' order: started_at
+     * descending), or, in keyset mode, the rows after the {@code after} position (a total order:
+     * started_at, then id, descending; null = the first page). One extra row is read to tell
+     * whether more follow.
+     *
+     * <p>Offset pages keep Hermes' single sort key on purpose: the started_at index then gives the
+     * order by itself, and skipped rows are never sorted.
      */
-    Slice page(DSLContext dsl, ListSessionsQuery query, Cursors.Position after, int limit, int offset) {
+    Slice page(Transaction transaction, ListSessionsQuery query, boolean keyset, Cursors.Position after, int limit,
+               int offset) throws SQLException {
         Condition filter = filter(query);
         if (after != null) {
             filter = filter.and(STARTED_AT_RAW.le(after.timestamp()))
                     .and(STARTED_AT_RAW.lt(after.timestamp()).or(SESSIONS.ID.lt(after.id())));
         }
+        List<SortField<?>> order = keyset
+                ? List.of(SESSIONS.STARTED_AT.desc(), SESSIONS.ID.desc())
+                : List.of(SESSIONS.STARTED_AT.desc());
         var pageIds = DSL.select(SESSIONS.ID).from(SESSIONS)
                 .where(filter)
-                .orderBy(SESSIONS.STARTED_AT.desc(), SESSIONS.ID.desc())
+                .orderBy(order)
                 .limit(limit + 1)
                 .offset(offset);
-        List<Record> rows = dsl.select(SESSIONS.fields()).select(PREVIEW_RAW, LAST_ACTIVE, STARTED_AT_RAW)
+        List<Record> rows = transaction.dsl().select(SESSIONS.fields()).select(PREVIEW_RAW, LAST_ACTIVE, STARTED_AT_RAW)
                 .from(SESSIONS)
                 .where(SESSIONS.ID.in(pageIds))
                 .orderBy(SESSIONS.STARTED_AT.desc(), SESSIONS.ID.desc())
@@ -90,17 +110,21 @@ final class RichListing {
         List<RichSession> items = new ArrayList<>(rows.size());
         for (Record row : rows) {
             RichSession base = richSession(row);
-            items.add(project ? projected(dsl, base) : base);
+            items.add(project ? projected(transaction, base) : base);
         }
         Record last = rows.isEmpty() ? null : rows.get(rows.size() - 1);
         return new Slice(items, more, last == null ? 0 : last.get(STARTED_AT_RAW), last == null ? null : last.get(SESSIONS.ID));
     }
 
-    /** Children hidden unless asked for; source equal (Hermes ignores an empty one); excluded sources out. */
-    private static Condition filter(ListSessionsQuery query) {
+    /**
+     * Children hidden unless asked for; source equal (Hermes ignores an empty one); excluded sources
+     * out. "Is a root" matches most sessions: with an index on it the planner would fetch and sort
+     * every root for every page; unindexed, it walks the started_at index and stops after the page.
+     */
+    private Condition filter(ListSessionsQuery query) {
         Condition filter = DSL.noCondition();
         if (!query.includeChildren()) {
-            filter = filter.and(SESSIONS.PARENT_SESSION_ID.isNull());
+            filter = filter.and(backend.unindexed(SESSIONS.PARENT_SESSION_ID).isNull());
         }
         if (query.source() != null && !query.source().isEmpty()) {
             filter = filter.and(SESSIONS.SOURCE.eq(query.source()));
@@ -116,19 +140,17 @@ final class RichListing {
      * counters, title, model, system prompt, preview and last activity, keeps its own start and
      * other columns, and records its own id as the lineage root.
      */
-    private RichSession projected(DSLContext dsl, RichSession base) {
+    private RichSession projected(Transaction transaction, RichSession base) throws SQLException {
         Session root = base.session();
         if (!Lineage.COMPRESSION.equals(root.endReason())) {
             return base;
         }
-        String tipId = lineage.compressionTip(dsl, root.id());
+        String tipId = lineage.compressionTip(transaction, root.id());
         if (tipId.equals(root.id())) {
             return base;
         }
-        Optional<RichSession> found = dsl.select(SESSIONS.fields()).select(PREVIEW_RAW, LAST_ACTIVE, STARTED_AT_RAW)
-                .from(SESSIONS)
-                .where(SESSIONS.ID.eq(tipId))
-                .fetchOptional(RichListing::richSession);
+        Optional<RichSession> found = RICH_ROW_BY_ID.fetch(transaction, tipId).stream().findFirst()
+                .map(RichListing::richSession);
         if (found.isEmpty()) {
             return base;
         }

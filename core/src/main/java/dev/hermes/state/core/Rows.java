@@ -1,9 +1,13 @@
 package dev.hermes.state.core;
 
+import org.jooq.Field;
 import org.jooq.JSON;
 import org.jooq.Record;
+import org.jooq.Table;
 
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 import static dev.hermes.state.db.Tables.MESSAGES;
 import static dev.hermes.state.db.Tables.SESSIONS;
@@ -17,32 +21,32 @@ final class Rows {
     /** Every column of a sessions row; a NULL counter reads as 0. */
     static Session session(Record row) {
         return new Session(
-                row.get(SESSIONS.ID),
-                row.get(SESSIONS.SOURCE),
-                row.get(SESSIONS.USER_ID),
-                row.get(SESSIONS.MODEL),
-                text(row.get(SESSIONS.MODEL_CONFIG)),
-                row.get(SESSIONS.SYSTEM_PROMPT),
-                row.get(SESSIONS.PARENT_SESSION_ID),
-                row.get(SESSIONS.STARTED_AT),
-                row.get(SESSIONS.ENDED_AT),
-                row.get(SESSIONS.END_REASON),
-                count(row.get(SESSIONS.MESSAGE_COUNT)),
-                count(row.get(SESSIONS.TOOL_CALL_COUNT)),
-                count(row.get(SESSIONS.INPUT_TOKENS)),
-                count(row.get(SESSIONS.OUTPUT_TOKENS)),
-                count(row.get(SESSIONS.CACHE_READ_TOKENS)),
-                count(row.get(SESSIONS.CACHE_WRITE_TOKENS)),
-                count(row.get(SESSIONS.REASONING_TOKENS)),
-                row.get(SESSIONS.BILLING_PROVIDER),
-                row.get(SESSIONS.BILLING_BASE_URL),
-                row.get(SESSIONS.BILLING_MODE),
-                row.get(SESSIONS.ESTIMATED_COST_USD),
-                row.get(SESSIONS.ACTUAL_COST_USD),
-                row.get(SESSIONS.COST_STATUS),
-                row.get(SESSIONS.COST_SOURCE),
-                row.get(SESSIONS.PRICING_VERSION),
-                row.get(SESSIONS.TITLE));
+                get(row, SESSIONS.ID),
+                get(row, SESSIONS.SOURCE),
+                get(row, SESSIONS.USER_ID),
+                get(row, SESSIONS.MODEL),
+                text(get(row, SESSIONS.MODEL_CONFIG)),
+                get(row, SESSIONS.SYSTEM_PROMPT),
+                get(row, SESSIONS.PARENT_SESSION_ID),
+                get(row, SESSIONS.STARTED_AT),
+                get(row, SESSIONS.ENDED_AT),
+                get(row, SESSIONS.END_REASON),
+                count(get(row, SESSIONS.MESSAGE_COUNT)),
+                count(get(row, SESSIONS.TOOL_CALL_COUNT)),
+                count(get(row, SESSIONS.INPUT_TOKENS)),
+                count(get(row, SESSIONS.OUTPUT_TOKENS)),
+                count(get(row, SESSIONS.CACHE_READ_TOKENS)),
+                count(get(row, SESSIONS.CACHE_WRITE_TOKENS)),
+                count(get(row, SESSIONS.REASONING_TOKENS)),
+                get(row, SESSIONS.BILLING_PROVIDER),
+                get(row, SESSIONS.BILLING_BASE_URL),
+                get(row, SESSIONS.BILLING_MODE),
+                get(row, SESSIONS.ESTIMATED_COST_USD),
+                get(row, SESSIONS.ACTUAL_COST_USD),
+                get(row, SESSIONS.COST_STATUS),
+                get(row, SESSIONS.COST_SOURCE),
+                get(row, SESSIONS.PRICING_VERSION),
+                get(row, SESSIONS.TITLE));
     }
 
     /**
@@ -51,22 +55,22 @@ final class Rows {
      * non-empty values), reasoning_details and codex_reasoning_items left as JSON text.
      */
     static Message message(Record row) {
-        String toolCalls = text(row.get(MESSAGES.TOOL_CALLS));
+        String toolCalls = text(get(row, MESSAGES.TOOL_CALLS));
         Object decodedToolCalls = toolCalls == null || toolCalls.isEmpty() ? toolCalls : decodeOr(toolCalls, List.of());
         return new Message(
-                row.get(MESSAGES.ID),
-                row.get(MESSAGES.SESSION_ID),
-                row.get(MESSAGES.ROLE),
-                row.get(MESSAGES.CONTENT),
-                row.get(MESSAGES.TOOL_CALL_ID),
+                get(row, MESSAGES.ID),
+                get(row, MESSAGES.SESSION_ID),
+                get(row, MESSAGES.ROLE),
+                get(row, MESSAGES.CONTENT),
+                get(row, MESSAGES.TOOL_CALL_ID),
                 decodedToolCalls,
-                row.get(MESSAGES.TOOL_NAME),
-                row.get(MESSAGES.TIMESTAMP),
-                row.get(MESSAGES.TOKEN_COUNT),
-                row.get(MESSAGES.FINISH_REASON),
-                row.get(MESSAGES.REASONING),
-                text(row.get(MESSAGES.REASONING_DETAILS)),
-                text(row.get(MESSAGES.CODEX_REASONING_ITEMS)));
+                get(row, MESSAGES.TOOL_NAME),
+                get(row, MESSAGES.TIMESTAMP),
+                get(row, MESSAGES.TOKEN_COUNT),
+                get(row, MESSAGES.FINISH_REASON),
+                get(row, MESSAGES.REASONING),
+                text(get(row, MESSAGES.REASONING_DETAILS)),
+                text(get(row, MESSAGES.CODEX_REASONING_ITEMS)));
     }
 
     /**
@@ -75,17 +79,50 @@ final class Rows {
      * decoded when non-empty (null when not JSON).
      */
     static ChatMessage chatMessage(Record row) {
-        String role = row.get(MESSAGES.ROLE);
+        String role = get(row, MESSAGES.ROLE);
         boolean assistant = "assistant".equals(role);
         return new ChatMessage(
                 role,
-                row.get(MESSAGES.CONTENT),
-                emptyToNull(row.get(MESSAGES.TOOL_CALL_ID)),
-                emptyToNull(row.get(MESSAGES.TOOL_NAME)),
-                decodeOr(emptyToNull(text(row.get(MESSAGES.TOOL_CALLS))), null),
-                assistant ? emptyToNull(row.get(MESSAGES.REASONING)) : null,
-                assistant ? decodeOr(emptyToNull(text(row.get(MESSAGES.REASONING_DETAILS))), null) : null,
-                assistant ? decodeOr(emptyToNull(text(row.get(MESSAGES.CODEX_REASONING_ITEMS))), null) : null);
+                get(row, MESSAGES.CONTENT),
+                emptyToNull(get(row, MESSAGES.TOOL_CALL_ID)),
+                emptyToNull(get(row, MESSAGES.TOOL_NAME)),
+                decodeOr(emptyToNull(text(get(row, MESSAGES.TOOL_CALLS))), null),
+                assistant ? emptyToNull(get(row, MESSAGES.REASONING)) : null,
+                assistant ? decodeOr(emptyToNull(text(get(row, MESSAGES.REASONING_DETAILS))), null) : null,
+                assistant ? decodeOr(emptyToNull(text(get(row, MESSAGES.CODEX_REASONING_ITEMS))), null) : null);
+    }
+
+    /** Where each column of the two tables sits in a row that selects the whole table (the usual case). */
+    private static final Map<Field<?>, Integer> TABLE_POSITIONS = tablePositions();
+
+    private static Map<Field<?>, Integer> tablePositions() {
+        Map<Field<?>, Integer> positions = new IdentityHashMap<>();
+        for (Table<?> table : List.of(SESSIONS, MESSAGES)) {
+            Field<?>[] fields = table.fields();
+            for (int i = 0; i < fields.length; i++) {
+                positions.put(fields[i], i);
+            }
+        }
+        return positions;
+    }
+
+    /**
+     * {@code row.get(field)}, found by identity: jOOQ's own lookup compares qualified names field by
+     * field, which cost more than the rest of reading a conversation. Rows of the store's queries
+     * hold the very field objects of the generated tables, usually at their table position.
+     */
+    @SuppressWarnings("unchecked")
+    private static <T> T get(Record row, Field<T> field) {
+        Integer position = TABLE_POSITIONS.get(field);
+        if (position != null && position < row.size() && row.field(position) == field) {
+            return (T) row.get(position);
+        }
+        for (int i = 0; i < row.size(); i++) {
+            if (row.field(i) == field) {
+                return (T) row.get(i);
+            }
+        }
+        return row.get(field);
     }
 
     private static Object decodeOr(String text, Object fallback) {

@@ -8,6 +8,7 @@ import dev.hermes.state.core.connection.Backend;
 import dev.hermes.state.core.connection.ConnectionSource;
 import dev.hermes.state.core.connection.Database;
 import dev.hermes.state.core.connection.SqliteBackend;
+import dev.hermes.state.core.connection.Transaction;
 import dev.hermes.state.core.lineage.LineageNode;
 import dev.hermes.state.core.search.SearchHit;
 import dev.hermes.state.core.search.SearchQuery;
@@ -59,12 +60,27 @@ public final class StateRepository implements AutoCloseable {
     private static final Pattern NUMBERED_TITLE = Pattern.compile("^(.*?) #(\\d+)$", Pattern.UNICODE_CHARACTER_CLASS);
     private static final EpochSecondsConverter EPOCH_SECONDS = new EpochSecondsConverter();
 
+    private static final CachedQuery SESSION_BY_ID = new CachedQuery(List.of("sessionId"), () -> DSL
+            .selectFrom(SESSIONS)
+            .where(SESSIONS.ID.eq(DSL.param("sessionId", String.class))));
+    private static final CachedQuery MESSAGES_OF_SESSION = new CachedQuery(List.of("sessionId"), () -> DSL
+            .selectFrom(MESSAGES)
+            .where(MESSAGES.SESSION_ID.eq(DSL.param("sessionId", String.class)))
+            .orderBy(MESSAGES.TIMESTAMP, MESSAGES.ID));
+    private static final CachedQuery CONVERSATION_OF_SESSION = new CachedQuery(List.of("sessionId"), () -> DSL
+            .select(MESSAGES.ROLE, MESSAGES.CONTENT, MESSAGES.TOOL_CALL_ID, MESSAGES.TOOL_NAME, MESSAGES.TOOL_CALLS,
+                    MESSAGES.REASONING, MESSAGES.REASONING_DETAILS, MESSAGES.CODEX_REASONING_ITEMS)
+            .from(MESSAGES)
+            .where(MESSAGES.SESSION_ID.eq(DSL.param("sessionId", String.class)))
+            .orderBy(MESSAGES.TIMESTAMP, MESSAGES.ID));
+
     private final Database database;
     private final Backend backend;
     private final Clock clock;
     private final MessageAppends appends;
     private final Lineage lineage;
-    private final RichListing listing;
+    /** Built on first use: its query parts load much of jOOQ, which a command that never lists need not pay. */
+    private volatile RichListing listing;
 
     private StateRepository(Database database, Clock clock) {
         this.database = database;
@@ -72,7 +88,6 @@ public final class StateRepository implements AutoCloseable {
         this.clock = clock;
         this.appends = new MessageAppends(backend.dialect());
         this.lineage = new Lineage(backend);
-        this.listing = new RichListing(lineage);
     }
 
     // ------------------------------------------------------------------ opening
@@ -305,9 +320,7 @@ public final class StateRepository implements AutoCloseable {
     /** get_session: every column, or empty. */
     public Optional<Session> getSession(String id) {
         String sessionId = Arguments.id(id, "session id");
-        return database.read("reading session " + sessionId, dsl -> dsl.selectFrom(SESSIONS)
-                .where(SESSIONS.ID.eq(sessionId))
-                .fetchOptional(Rows::session));
+        return database.read("reading session " + sessionId, transaction -> sessionById(transaction, sessionId));
     }
 
     /**
@@ -316,7 +329,8 @@ public final class StateRepository implements AutoCloseable {
      */
     public Optional<String> resolveSessionId(String idOrPrefix) {
         String prefix = Arguments.id(idOrPrefix, "session id or prefix");
-        return database.read("resolving session id " + prefix, dsl -> {
+        return database.read("resolving session id " + prefix, transaction -> {
+            DSLContext dsl = transaction.dsl();
             if (exists(dsl, prefix)) {
                 return Optional.of(prefix);
             }
@@ -332,14 +346,14 @@ public final class StateRepository implements AutoCloseable {
     /** session_count(source); source null (or empty, as in Hermes) = all. */
     public long sessionCount(String source) {
         String sessionSource = Arguments.optionalLabel(source, "source");
-        return database.read("counting sessions", dsl -> (long) dsl.fetchCount(SESSIONS, sourceIs(sessionSource)));
+        return database.read("counting sessions", transaction -> (long) transaction.dsl().fetchCount(SESSIONS, sourceIs(sessionSource)));
     }
 
     /** message_count(session_id); sessionId null (or empty, as in Hermes) = all messages. */
     public long messageCount(String sessionId) {
         String id = sessionId == null ? null : Arguments.optionalLabel(sessionId, "session id");
         Condition condition = id == null || id.isEmpty() ? DSL.noCondition() : MESSAGES.SESSION_ID.eq(id);
-        return database.read("counting messages", dsl -> (long) dsl.fetchCount(MESSAGES, condition));
+        return database.read("counting messages", transaction -> (long) transaction.dsl().fetchCount(MESSAGES, condition));
     }
 
     /** search_sessions: all columns, children included, newest started_at first. */
@@ -347,9 +361,9 @@ public final class StateRepository implements AutoCloseable {
         String sessionSource = Arguments.optionalLabel(source, "source");
         int rows = Arguments.limit(limit);
         int skip = Arguments.offset(offset);
-        return database.read("listing sessions", dsl -> dsl.selectFrom(SESSIONS)
+        return database.read("listing sessions", transaction -> transaction.dsl().selectFrom(SESSIONS)
                 .where(sourceIs(sessionSource))
-                .orderBy(SESSIONS.STARTED_AT.desc(), SESSIONS.ID.desc())
+                .orderBy(SESSIONS.STARTED_AT.desc())
                 .limit(rows)
                 .offset(skip)
                 .fetch(Rows::session));
@@ -393,14 +407,15 @@ public final class StateRepository implements AutoCloseable {
     /** get_messages: every column, ordered by (timestamp, id); empty for an unknown session. */
     public List<Message> getMessages(String sessionId) {
         String id = Arguments.id(sessionId, "session id");
-        return database.read("reading the messages of session " + id, dsl -> messagesOf(dsl, id));
+        return database.read("reading the messages of session " + id, transaction -> messagesOf(transaction, id));
     }
 
-    private static List<Message> messagesOf(DSLContext dsl, String sessionId) {
-        return dsl.selectFrom(MESSAGES)
-                .where(MESSAGES.SESSION_ID.eq(sessionId))
-                .orderBy(MESSAGES.TIMESTAMP, MESSAGES.ID)
-                .fetch(Rows::message);
+    private static List<Message> messagesOf(Transaction transaction, String sessionId) throws SQLException {
+        return MESSAGES_OF_SESSION.fetch(transaction, sessionId).map(Rows::message);
+    }
+
+    private static Optional<Session> sessionById(Transaction transaction, String sessionId) throws SQLException {
+        return SESSION_BY_ID.fetch(transaction, sessionId).stream().findFirst().map(Rows::session);
     }
 
     /** Keyset page of a session's messages by (timestamp, id); cursor null = first page; limit ≥ 1. */
@@ -409,7 +424,8 @@ public final class StateRepository implements AutoCloseable {
         int rows = pageSize(limit);
         Cursors.MessagePosition after = Cursors.messagesPosition(cursor);
         Field<Double> timestampRaw = Lineage.raw(MESSAGES.TIMESTAMP);
-        return database.read("reading the messages of session " + id, dsl -> {
+        return database.read("reading the messages of session " + id, transaction -> {
+            DSLContext dsl = transaction.dsl();
             Condition condition = MESSAGES.SESSION_ID.eq(id);
             if (after != null) {
                 condition = condition.and(timestampRaw.ge(after.timestamp()))
@@ -434,13 +450,8 @@ public final class StateRepository implements AutoCloseable {
     /** get_messages_as_conversation: the OpenAI chat shape, ordered by (timestamp, id). */
     public List<ChatMessage> getMessagesAsConversation(String sessionId) {
         String id = Arguments.id(sessionId, "session id");
-        return database.read("reading the conversation of session " + id, dsl -> dsl
-                .select(MESSAGES.ROLE, MESSAGES.CONTENT, MESSAGES.TOOL_CALL_ID, MESSAGES.TOOL_NAME, MESSAGES.TOOL_CALLS,
-                        MESSAGES.REASONING, MESSAGES.REASONING_DETAILS, MESSAGES.CODEX_REASONING_ITEMS)
-                .from(MESSAGES)
-                .where(MESSAGES.SESSION_ID.eq(id))
-                .orderBy(MESSAGES.TIMESTAMP, MESSAGES.ID)
-                .fetch(Rows::chatMessage));
+        return database.read("reading the conversation of session " + id,
+                transaction -> CONVERSATION_OF_SESSION.fetch(transaction, id).map(Rows::chatMessage));
     }
 
     /** clear_messages: deletes the messages, zeroes message_count and tool_call_count (tokens and costs untouched). */
@@ -487,7 +498,7 @@ public final class StateRepository implements AutoCloseable {
     /** get_session_title: empty for an unknown session or one without a title. */
     public Optional<String> getSessionTitle(String id) {
         String sessionId = Arguments.id(id, "session id");
-        return database.read("reading the title of session " + sessionId, dsl -> dsl.select(SESSIONS.TITLE)
+        return database.read("reading the title of session " + sessionId, transaction -> transaction.dsl().select(SESSIONS.TITLE)
                 .from(SESSIONS)
                 .where(SESSIONS.ID.eq(sessionId))
                 .fetchOptional(SESSIONS.TITLE));
@@ -496,7 +507,7 @@ public final class StateRepository implements AutoCloseable {
     /** get_session_by_title: exact match, input not sanitized. */
     public Optional<Session> getSessionByTitle(String title) {
         String exact = Arguments.optionalText(Arguments.required(title, "title"), "title");
-        return database.read("finding the session titled " + exact, dsl -> dsl.selectFrom(SESSIONS)
+        return database.read("finding the session titled " + exact, transaction -> transaction.dsl().selectFrom(SESSIONS)
                 .where(SESSIONS.TITLE.eq(exact))
                 .fetchOptional(Rows::session));
     }
@@ -507,7 +518,8 @@ public final class StateRepository implements AutoCloseable {
      */
     public Optional<String> resolveSessionByTitle(String title) {
         String base = Arguments.optionalText(Arguments.required(title, "title"), "title");
-        return database.read("resolving the title " + base, dsl -> {
+        return database.read("resolving the title " + base, transaction -> {
+            DSLContext dsl = transaction.dsl();
             Optional<String> numbered = dsl.select(SESSIONS.ID).from(SESSIONS)
                     .where(backend.startsWith(SESSIONS.TITLE, base + " #"))
                     .orderBy(SESSIONS.STARTED_AT.desc())
@@ -531,7 +543,7 @@ public final class StateRepository implements AutoCloseable {
         String title = Arguments.optionalText(Arguments.required(baseTitle, "base title"), "base title");
         Matcher numbered = NUMBERED_TITLE.matcher(title);
         String base = numbered.matches() ? numbered.group(1) : title;
-        List<String> existing = database.read("numbering the title " + base, dsl -> dsl.select(SESSIONS.TITLE)
+        List<String> existing = database.read("numbering the title " + base, transaction -> transaction.dsl().select(SESSIONS.TITLE)
                 .from(SESSIONS)
                 .where(SESSIONS.TITLE.eq(base).or(backend.startsWith(SESSIONS.TITLE, base + " #")))
                 .fetch(SESSIONS.TITLE));
@@ -560,19 +572,19 @@ public final class StateRepository implements AutoCloseable {
     /** get_compression_tip: any depth, cycle-safe; unknown ids return themselves. */
     public String compressionTip(String sessionId) {
         String id = Arguments.id(sessionId, "session id");
-        return database.read("finding the compression tip of session " + id, dsl -> lineage.compressionTip(dsl, id));
+        return database.read("finding the compression tip of session " + id, transaction -> lineage.compressionTip(transaction, id));
     }
 
     /** The session (depth 0), its parent (1), ... up to its root. Empty for an unknown id. */
     public List<LineageNode> ancestors(String sessionId) {
         String id = Arguments.id(sessionId, "session id");
-        return database.read("reading the ancestors of session " + id, dsl -> lineage.ancestors(dsl, id));
+        return database.read("reading the ancestors of session " + id, transaction -> lineage.ancestors(transaction.dsl(), id));
     }
 
     /** The whole tree under a root (root depth 0), each child after its parent, siblings by started_at. */
     public List<LineageNode> lineageTree(String rootId) {
         String id = Arguments.id(rootId, "root session id");
-        return database.read("reading the lineage tree of session " + id, dsl -> lineage.tree(dsl, id));
+        return database.read("reading the lineage tree of session " + id, transaction -> lineage.tree(transaction.dsl(), id));
     }
 
     // ------------------------------------------------------------------ listing and search
@@ -586,7 +598,7 @@ public final class StateRepository implements AutoCloseable {
         int limit = Arguments.limit(query.limit());
         int offset = Arguments.offset(query.offset());
         checkSources(query);
-        return database.read("listing sessions", dsl -> listing.page(dsl, query, null, limit, offset).items());
+        return database.read("listing sessions", transaction -> listing().page(transaction, query, false, null, limit, offset).items());
     }
 
     /** The rich listing with keyset paging: cursor null = first page; the query's offset is ignored; limit ≥ 1. */
@@ -595,12 +607,21 @@ public final class StateRepository implements AutoCloseable {
         int limit = pageSize(query.limit());
         checkSources(query);
         Cursors.Position after = Cursors.sessionsPosition(cursor);
-        return database.read("listing sessions", dsl -> {
-            RichListing.Slice slice = listing.page(dsl, query, after, limit, 0);
+        return database.read("listing sessions", transaction -> {
+            RichListing.Slice slice = listing().page(transaction, query, true, after, limit, 0);
             return new Page<>(slice.items(), slice.more()
                     ? Optional.of(Cursors.sessions(slice.lastStartedAt(), slice.lastId()))
                     : Optional.empty());
         });
+    }
+
+    private RichListing listing() {
+        RichListing built = listing;
+        if (built == null) {
+            built = new RichListing(lineage, backend);
+            listing = built;
+        }
+        return built;
     }
 
     private static void checkSources(ListSessionsQuery query) {
@@ -610,9 +631,14 @@ public final class StateRepository implements AutoCloseable {
         }
     }
 
-    /** search_messages. Never throws for any query text. */
+    /**
+     * search_messages: FTS5 MATCH of the sanitized query ranked by relevance, with snippet and context,
+     * filters and paging as in {@link SearchQuery}; Hermes' LIKE fallback for CJK text. Never throws for
+     * any query text (only for a failing database).
+     */
     public List<SearchHit> searchMessages(SearchQuery query) {
-        throw new UnsupportedOperationException("core: search is being built on branch search");
+        Arguments.required(query, "query");
+        return database.read("searching messages", transaction -> backend.messageSearch().search(transaction.dsl(), query));
     }
 
     // ------------------------------------------------------------------ export, delete, prune
@@ -620,10 +646,11 @@ public final class StateRepository implements AutoCloseable {
     /** export_session: every column plus the messages (as get_messages), or empty. */
     public Optional<SessionExport> exportSession(String id) {
         String sessionId = Arguments.id(id, "session id");
-        return database.read("exporting session " + sessionId, dsl -> dsl.selectFrom(SESSIONS)
-                .where(SESSIONS.ID.eq(sessionId))
-                .fetchOptional(Rows::session)
-                .map(session -> new SessionExport(session, messagesOf(dsl, sessionId))));
+        return database.read("exporting session " + sessionId, transaction -> {
+            Optional<Session> session = sessionById(transaction, sessionId);
+            return session.isEmpty() ? Optional.empty()
+                    : Optional.of(new SessionExport(session.get(), messagesOf(transaction, sessionId)));
+        });
     }
 
     /**
@@ -635,15 +662,15 @@ public final class StateRepository implements AutoCloseable {
     public long exportAll(String source, Consumer<SessionExport> sink) {
         String sessionSource = Arguments.optionalLabel(source, "source");
         Arguments.required(sink, "sink");
-        return database.readStreaming("exporting sessions", dsl -> {
+        return database.readStreaming("exporting sessions", transaction -> {
             long exported = 0;
-            try (Cursor<Record> sessions = dsl.select(SESSIONS.fields()).from(SESSIONS)
+            try (Cursor<Record> sessions = transaction.dsl().select(SESSIONS.fields()).from(SESSIONS)
                     .where(sourceIs(sessionSource))
                     .orderBy(SESSIONS.STARTED_AT.desc(), SESSIONS.ID.desc())
                     .fetchLazy()) {
                 for (Record row : sessions) {
                     Session session = Rows.session(row);
-                    sink.accept(new SessionExport(session, messagesOf(dsl, session.id())));
+                    sink.accept(new SessionExport(session, messagesOf(transaction, session.id())));
                     exported++;
                 }
             }
@@ -672,7 +699,7 @@ public final class StateRepository implements AutoCloseable {
     /** The sessions prune_sessions would delete (ended, started before now - days, optional source), newest first. */
     public List<Session> pruneCandidates(double olderThanDays, String source) {
         Condition prunable = prunable(olderThanDays, source);
-        return database.read("listing sessions to prune", dsl -> dsl.selectFrom(SESSIONS)
+        return database.read("listing sessions to prune", transaction -> transaction.dsl().selectFrom(SESSIONS)
                 .where(prunable)
                 .orderBy(SESSIONS.STARTED_AT.desc(), SESSIONS.ID.desc())
                 .fetch(Rows::session));

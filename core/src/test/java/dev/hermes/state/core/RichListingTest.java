@@ -180,34 +180,41 @@ class RichListingTest {
     }
 
     @Test
-    void keysetPagesMatchOffsetPagesIncludingTies() throws Exception {
+    void keysetPagesFollowStartThenIdAndAgreeWithOffsetPages() throws Exception {
         for (int i = 0; i < 23; i++) {
             store.createSession(String.format("s%02d", i), i % 3 == 0 ? "slack" : "cli");
         }
-        // three sessions with the very same start: ties are ordered by id across page borders
-        TestStores.execute(file, "UPDATE sessions SET started_at = (SELECT started_at FROM sessions WHERE id = 's10') WHERE id IN ('s11', 's12')");
+        // Three sessions with the very same start, inserted in the opposite order of their ids:
+        // keyset pages order ties by id (descending) across page borders.
+        store.createSession("tie-c", "cli");
+        store.createSession("tie-b", "cli");
+        store.createSession("tie-a", "cli");
+        TestStores.execute(file, "UPDATE sessions SET started_at = (SELECT started_at FROM sessions WHERE id = 's10') WHERE id LIKE 'tie-%'");
         for (ListSessionsQuery.Builder builder : List.of(ListSessionsQuery.builder(), ListSessionsQuery.builder().source("cli"))) {
-            List<String> byOffset = new ArrayList<>();
-            for (int offset = 0; ; offset += 4) {
-                List<RichSession> page = store.listSessionsRich(builder.limit(4).offset(offset).build());
-                if (page.isEmpty()) {
-                    break;
-                }
-                page.forEach(row -> byOffset.add(row.session().id()));
-            }
+            List<Session> all = store.searchSessions(builder.build().source(), 100, 0);
+            List<String> expected = all.stream()
+                    .sorted(java.util.Comparator.comparing(Session::startedAt).thenComparing(Session::id).reversed())
+                    .map(Session::id).toList();
             List<String> byCursor = new ArrayList<>();
             Optional<String> cursor = Optional.empty();
+            int pages = 0;
             do {
                 Page<RichSession> page = store.listSessionsRichPage(builder.limit(4).offset(99).build(), cursor.orElse(null));
                 page.items().forEach(row -> byCursor.add(row.session().id()));
                 cursor = page.nextCursor();
+                pages++;
             } while (cursor.isPresent());
-            assertEquals(byOffset, byCursor);
-            assertEquals(store.listSessionsRich(builder.limit(100).offset(0).build()).stream().map(row -> row.session().id()).toList(), byCursor);
+            assertEquals(expected, byCursor);
+            assertEquals((expected.size() + 3) / 4, pages);
+            // Offset pages (Hermes' order: started_at only) hold the same sessions, each exactly once.
+            List<String> byOffset = new ArrayList<>();
+            for (int offset = 0; offset < expected.size(); offset += 4) {
+                store.listSessionsRich(builder.limit(4).offset(offset).build()).forEach(row -> byOffset.add(row.session().id()));
+            }
+            assertEquals(expected.size(), byOffset.size());
+            assertEquals(new java.util.HashSet<>(expected), new java.util.HashSet<>(byOffset));
         }
-        assertEquals(23, store.listSessionsRich(ListSessionsQuery.builder().limit(100).build()).size());
-        assertEquals(List.of("s12", "s11", "s10"), store.listSessionsRich(ListSessionsQuery.builder().limit(100).build())
-                .stream().map(row -> row.session().id()).filter(id -> id.compareTo("s10") >= 0 && id.compareTo("s12") <= 0).toList());
+        assertEquals(26, store.listSessionsRich(ListSessionsQuery.builder().limit(100).build()).size());
         assertThrows(InvalidArgumentException.class, () -> store.listSessionsRichPage(ListSessionsQuery.defaults(), "bm90IGEgY3Vyc29y"));
         assertThrows(InvalidArgumentException.class, () -> store.listSessionsRichPage(ListSessionsQuery.builder().limit(0).build(), null));
     }

@@ -223,11 +223,57 @@ public final class Migrator {
 
     private FileInspection inspectReadOnly(Path file) {
         String what = "inspecting " + file;
+        boolean verifyWal = SqliteFile.hasUnindexedWal(file);
+        Path shm = Path.of(file.toAbsolutePath() + "-shm");
+        boolean shmExisted = Files.exists(shm);
         return retryPolicy.run(what, () -> {
             try (Connection connection = SqliteFile.open(file, retryPolicy, true)) {
+                if (verifyWal) {
+                    checkWalBelongsToFile(connection, file);
+                }
                 return FileInspection.of(connection);
+            } catch (NotAHermesDatabaseException refused) {
+                if (!shmExisted) {
+                    // the index this inspection built now vouches for the foreign log: leave no trace
+                    Files.deleteIfExists(shm);
+                }
+                throw refused;
             }
         });
+    }
+
+    /**
+     * A log no index vouches for (copied from elsewhere, or left behind without its -shm) is replayed
+     * by the read-only connection; if the result is not a consistent database (b-trees, indexes
+     * against their tables, foreign keys), the log is not this file's, and no connection may ever fold
+     * it in. The checks read the whole file, which is why they only run in that rare case.
+     */
+    private static void checkWalBelongsToFile(Connection connection, Path file) throws SQLException {
+        String problem = firstRow(connection, "PRAGMA integrity_check(5)", "ok");
+        if (problem == null) {
+            problem = firstRow(connection, "PRAGMA foreign_key_check", null);
+        }
+        if (problem != null) {
+            throw new NotAHermesDatabaseException(file + " is damaged, or its -wal file belongs to another database ("
+                    + problem + "); nothing was written. If the -wal was copied from elsewhere, move it aside.");
+        }
+    }
+
+    /** The first row of a check that returns {@code fine} (or no row) when all is well; null when all is. */
+    private static String firstRow(Connection connection, String check, String fine) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             java.sql.ResultSet rows = statement.executeQuery(check)) {
+            if (!rows.next()) {
+                return null;
+            }
+            String first = rows.getString(1);
+            return first != null && first.equals(fine) && !rows.next() ? null : check + ": " + first;
+        } catch (SQLException e) {
+            if (SqliteErrors.isBusy(e)) {
+                throw e;
+            }
+            return check + ": " + e.getMessage();
+        }
     }
 
     /**

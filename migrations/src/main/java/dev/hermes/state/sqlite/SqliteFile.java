@@ -33,6 +33,12 @@ public final class SqliteFile {
     private static final Set<PosixFilePermission> OWNER_ONLY_DIR = PosixFilePermissions.fromString("rwx------");
     /** An empty or short file is looked at this often, this far apart, before it is refused (see checkHeader). */
     private static final int HEADER_LOOKS = 5;
+    /** Write-ahead log and wal-index layouts (sqlite.org/walformat.html). */
+    private static final int WAL_HEADER_BYTES = 32;
+    private static final int WAL_SALTS = 16;
+    private static final int SHM_HEADER_BYTES = 48;
+    private static final int SHM_IS_INIT = 12;
+    private static final int SHM_SALTS = 32;
     private static final long HEADER_LOOK_PAUSE_MILLIS = 20;
 
     private SqliteFile() {
@@ -137,6 +143,46 @@ public final class SqliteFile {
             } catch (IOException ignored) {
                 // best effort: a leftover temporary file is harmless and clearly named
             }
+        }
+    }
+
+    /**
+     * True when {@code file}-wal holds frames that no wal-index ({@code -shm}) of this file vouches for.
+     * SQLite cannot tell a write-ahead log that belongs to another database: the first connection
+     * replays whatever frames it finds, and a read-write connection folds them into the file when it
+     * closes. A log a live connection (or a crashed one) wrote for this file is indexed in the
+     * {@code -shm} under the same salts as the log's header; one copied from elsewhere, or left without
+     * its index, is not, and must be checked before anything trusts it. Costs two small reads.
+     */
+    public static boolean hasUnindexedWal(Path file) {
+        Path wal = Path.of(file.toAbsolutePath() + "-wal");
+        Path shm = Path.of(file.toAbsolutePath() + "-shm");
+        try {
+            if (!Files.isRegularFile(wal) || Files.size(wal) <= WAL_HEADER_BYTES) {
+                return false;
+            }
+            byte[] walHeader = readPrefix(wal, WAL_HEADER_BYTES);
+            int magic = ByteBuffer.wrap(walHeader).getInt(0);
+            if (walHeader.length < WAL_HEADER_BYTES || (magic != 0x377f0682 && magic != 0x377f0683)) {
+                return false; // SQLite ignores a log without a valid header
+            }
+            if (!Files.isRegularFile(shm)) {
+                return true;
+            }
+            byte[] index = readPrefix(shm, SHM_HEADER_BYTES);
+            if (index.length < SHM_HEADER_BYTES || index[SHM_IS_INIT] == 0) {
+                return true;
+            }
+            // the wal-index header keeps a raw copy of the log header's two salts
+            return !Arrays.equals(index, SHM_SALTS, SHM_SALTS + 8, walHeader, WAL_SALTS, WAL_SALTS + 8);
+        } catch (IOException unreadable) {
+            return true;
+        }
+    }
+
+    private static byte[] readPrefix(Path file, int bytes) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return in.readNBytes(bytes);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.hermes.state.core.connection;
 
 import dev.hermes.state.HermesStateException;
+import dev.hermes.state.core.search.MessageSearch;
 import org.jooq.Condition;
 import org.jooq.Field;
 import org.jooq.SQLDialect;
@@ -11,7 +12,8 @@ import java.sql.SQLException;
 /**
  * Everything that depends on the database engine, in one small seam: how a connection is set up,
  * how a write transaction takes its lock, which failures are worth retrying, WAL maintenance, and
- * the few SQL expressions whose spelling differs between engines. The repository composes its
+ * the few SQL expressions whose spelling differs between engines, and the full-text search (its own
+ * seam, {@link MessageSearch}). The repository composes its
  * queries from the generated jOOQ tables plus these pieces, so another engine (PostgreSQL is
  * planned) means another implementation of this interface, not another repository.
  */
@@ -65,6 +67,16 @@ public interface Backend {
      * (no wildcards), with Hermes' case rules (SQLite's LIKE: ASCII letters case-insensitive).
      */
     Condition startsWith(Field<String> field, String prefix);
+
+    /** Full-text search over the messages, in this engine's dialect. */
+    MessageSearch messageSearch();
+
+    /**
+     * The same value, marked so the query planner does not use an index for a condition on it.
+     * Needed where the planner, lacking statistics, would pick an index that matches most rows and
+     * then sort them all (see the rich listing's {@code parent_session_id IS NULL}).
+     */
+    <T> Field<T> unindexed(Field<T> field);
 
     /**
      * An upper bound on the length of any parent chain, cheap to compute: recursive lineage queries

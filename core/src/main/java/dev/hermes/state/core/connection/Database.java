@@ -15,8 +15,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.ReentrantLock;
@@ -56,16 +54,10 @@ public final class Database implements AutoCloseable {
             .withDiagnosticsLogging(false)
             .withFetchWarnings(false);
 
-    /** One unit of write work inside an open write transaction. */
+    /** One unit of work inside an open transaction (a write, or a read snapshot). */
     @FunctionalInterface
-    public interface WriteWork<T> {
-        T run(WriteTransaction transaction) throws SQLException;
-    }
-
-    /** One unit of read work inside a read transaction. */
-    @FunctionalInterface
-    public interface ReadWork<T> {
-        T run(DSLContext dsl) throws SQLException;
+    public interface Work<T> {
+        T run(Transaction transaction) throws SQLException;
     }
 
     private final Backend backend;
@@ -109,15 +101,15 @@ public final class Database implements AutoCloseable {
      * Failures surface as typed exceptions; an unchecked exception thrown by the work itself (custom
      * application code) rolls back and propagates unchanged.
      */
-    public <T> T write(String what, WriteWork<T> work) {
+    public <T> T write(String what, Work<T> work) {
         return withWriter(what, writer -> {
-            writer.begin.execute();
+            writer.begin().execute();
             T result;
             try {
-                result = work.run(new WriteTransaction(writer.dsl, writer.jdbc, writer.statements));
-                writer.commit.execute();
+                result = work.run(writer.transaction());
+                writer.commit().execute();
             } catch (Exception | Error failure) {
-                rollbackQuietly(writer.rollback);
+                rollbackQuietly(writer.rollback());
                 throw failure;
             }
             if (++commitsSinceCheckpoint >= checkpointEvery) {
@@ -139,7 +131,7 @@ public final class Database implements AutoCloseable {
         }
         withWriter(truncate ? "checkpointing and truncating the write-ahead log" : "checkpointing the write-ahead log",
                 writer -> {
-                    backend.checkpoint(writer.jdbc, truncate);
+                    backend.checkpoint(writer.jdbc(), truncate);
                     return null;
                 });
     }
@@ -162,11 +154,11 @@ public final class Database implements AutoCloseable {
     /** VACUUM, then a TRUNCATE checkpoint; returns how many bytes the database shrank by. */
     public long vacuum() {
         return withWriter("vacuuming the database", writer -> {
-            backend.checkpoint(writer.jdbc, true);
-            long before = backend.databaseBytes(writer.jdbc);
-            backend.vacuum(writer.jdbc);
-            backend.checkpoint(writer.jdbc, true);
-            return Math.max(0, before - backend.databaseBytes(writer.jdbc));
+            backend.checkpoint(writer.jdbc(), true);
+            long before = backend.databaseBytes(writer.jdbc());
+            backend.vacuum(writer.jdbc());
+            backend.checkpoint(writer.jdbc(), true);
+            return Math.max(0, before - backend.databaseBytes(writer.jdbc()));
         });
     }
 
@@ -208,7 +200,7 @@ public final class Database implements AutoCloseable {
     // ------------------------------------------------------------------ reads
 
     /** Runs {@code work} in one read transaction on a pooled read connection; retried on BUSY/LOCKED. */
-    public <T> T read(String what, ReadWork<T> work) {
+    public <T> T read(String what, Work<T> work) {
         return read(what, work, retryPolicy.maxAttempts());
     }
 
@@ -216,11 +208,11 @@ public final class Database implements AutoCloseable {
      * Like {@link #read} but never retried: for work that hands rows to a caller as it goes (an
      * export), where a retry would deliver some rows twice.
      */
-    public <T> T readStreaming(String what, ReadWork<T> work) {
+    public <T> T readStreaming(String what, Work<T> work) {
         return read(what, work, 1);
     }
 
-    private <T> T read(String what, ReadWork<T> work, int maxAttempts) {
+    private <T> T read(String what, Work<T> work, int maxAttempts) {
         for (int attempt = 1; ; attempt++) {
             Exception failure;
             try {
@@ -229,7 +221,7 @@ public final class Database implements AutoCloseable {
                 try {
                     reader.begin().execute();
                     try {
-                        return work.run(reader.dsl());
+                        return work.run(reader.transaction());
                     } finally {
                         rollbackQuietly(reader.rollback()); // a read transaction has nothing to commit
                     }
@@ -301,29 +293,18 @@ public final class Database implements AutoCloseable {
 
     // ------------------------------------------------------------------ connections
 
-    /** The writer connection with its transaction statements and the cache of hot statements. */
-    private static final class Writer {
-        final Connection jdbc;
-        final DSLContext dsl;
-        final PreparedStatement begin;
-        final PreparedStatement commit;
-        final PreparedStatement rollback;
-        final Map<String, PreparedStatement> statements = new HashMap<>();
-
-        Writer(Connection jdbc, DSLContext dsl, PreparedStatement begin, PreparedStatement commit, PreparedStatement rollback) {
-            this.jdbc = jdbc;
-            this.dsl = dsl;
-            this.begin = begin;
-            this.commit = commit;
-            this.rollback = rollback;
-        }
+    /** The writer connection with its transaction statements and its cache of prepared statements. */
+    private record Writer(Connection jdbc, StatementCache statements, Transaction transaction,
+                          PreparedStatement begin, PreparedStatement commit, PreparedStatement rollback) {
     }
 
     private Writer openWriter() throws SQLException {
         Connection connection = source.open(Backend.Role.WRITER);
         try {
             backend.configure(connection, Backend.Role.WRITER, source.ownsConnections());
-            return new Writer(connection, DSL.using(connection, backend.dialect(), JOOQ_SETTINGS),
+            StatementCache statements = new StatementCache(connection);
+            return new Writer(connection, statements,
+                    new Transaction(DSL.using(connection, backend.dialect(), JOOQ_SETTINGS), statements),
                     connection.prepareStatement(backend.beginWrite()),
                     connection.prepareStatement("COMMIT"),
                     connection.prepareStatement("ROLLBACK"));
@@ -334,11 +315,11 @@ public final class Database implements AutoCloseable {
     }
 
     private void closeWriter(Writer writer) {
-        writer.statements.values().forEach(Database::closeQuietly);
-        closeQuietly(writer.begin);
-        closeQuietly(writer.commit);
-        closeQuietly(writer.rollback);
-        giveBack(writer.jdbc, Backend.Role.WRITER);
+        writer.statements().closeAll();
+        closeQuietly(writer.begin());
+        closeQuietly(writer.commit());
+        closeQuietly(writer.rollback());
+        giveBack(writer.jdbc(), Backend.Role.WRITER);
     }
 
     private ReaderPool.Reader openReader() throws SQLException {
@@ -346,7 +327,9 @@ public final class Database implements AutoCloseable {
         Connection connection = source.open(role);
         try {
             backend.configure(connection, role, source.ownsConnections());
-            return new ReaderPool.Reader(connection, DSL.using(connection, backend.dialect(), JOOQ_SETTINGS),
+            StatementCache statements = new StatementCache(connection);
+            return new ReaderPool.Reader(connection, statements,
+                    new Transaction(DSL.using(connection, backend.dialect(), JOOQ_SETTINGS), statements),
                     connection.prepareStatement(backend.beginRead()), connection.prepareStatement("ROLLBACK"));
         } catch (SQLException | RuntimeException failure) {
             closeQuietly(connection);
@@ -355,6 +338,7 @@ public final class Database implements AutoCloseable {
     }
 
     private void closeReader(ReaderPool.Reader reader) {
+        reader.statements().closeAll();
         closeQuietly(reader.begin());
         closeQuietly(reader.rollback());
         giveBack(reader.jdbc(), readOnly ? Backend.Role.READ_ONLY : Backend.Role.READER);
@@ -413,7 +397,7 @@ public final class Database implements AutoCloseable {
 
     private void checkpointQuietly(Writer writer, boolean truncate) {
         try {
-            backend.checkpoint(writer.jdbc, truncate);
+            backend.checkpoint(writer.jdbc(), truncate);
         } catch (SQLException ignored) {
             // a checkpoint is housekeeping: another process may be checkpointing or reading; the next one catches up
         }

@@ -1,7 +1,6 @@
 package dev.hermes.state.core.connection;
 
 import org.jooq.ConnectionProvider;
-import org.jooq.DSLContext;
 import org.jooq.exception.DataAccessException;
 
 import java.sql.Connection;
@@ -15,13 +14,14 @@ import java.util.concurrent.Semaphore;
 /**
  * At most {@code size} read connections, opened on first need (a command that reads once opens one
  * connection, not a pool) and reused until the store closes. No background thread: SQLite
- * connections do not go stale. Also serves the public read-only {@link DSLContext} as a jOOQ
+ * connections do not go stale. Also serves the public read-only {@code DSLContext} as a jOOQ
  * {@link ConnectionProvider}.
  */
 final class ReaderPool implements ConnectionProvider {
 
     /** A read connection with what is bound to it. */
-    record Reader(Connection jdbc, DSLContext dsl, PreparedStatement begin, PreparedStatement rollback) {
+    record Reader(Connection jdbc, StatementCache statements, Transaction transaction,
+                  PreparedStatement begin, PreparedStatement rollback) {
     }
 
     /** Opens and configures a new reader. */

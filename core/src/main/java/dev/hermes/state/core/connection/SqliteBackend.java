@@ -1,6 +1,7 @@
 package dev.hermes.state.core.connection;
 
 import dev.hermes.state.HermesStateException;
+import dev.hermes.state.core.search.MessageSearch;
 import dev.hermes.state.sqlite.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteErrors;
 import org.jooq.Condition;
@@ -20,7 +21,8 @@ import static dev.hermes.state.db.Tables.SESSIONS;
 /**
  * The SQLite engine (sqlite-jdbc): WAL, {@code BEGIN IMMEDIATE}, BUSY/LOCKED retries by result
  * code, {@code PRAGMA query_only} readers, PASSIVE/TRUNCATE checkpoints, LIKE with an escape
- * character. The only class of the store that spells SQLite-specific SQL.
+ * character. With the FTS5 search ({@link MessageSearch#sqlite()}), the only place of the store that
+ * spells SQLite-specific SQL.
  */
 public final class SqliteBackend implements Backend {
     /** A reset write-ahead log is cut back to this size, so one huge transaction does not leave a huge file. */
@@ -119,6 +121,18 @@ public final class SqliteBackend implements Backend {
     public Condition startsWith(Field<String> field, String prefix) {
         String escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
         return field.like(escaped + "%", LIKE_ESCAPE);
+    }
+
+    /** FTS5 MATCH with bm25 ranking and snippets, Hermes' LIKE fallback for CJK text. */
+    @Override
+    public MessageSearch messageSearch() {
+        return MessageSearch.sqlite();
+    }
+
+    /** SQLite's documented way: a unary {@code +} makes the term ineligible for index use. */
+    @Override
+    public <T> Field<T> unindexed(Field<T> field) {
+        return DSL.field("+{0}", field.getDataType(), field);
     }
 
     @Override

@@ -10,7 +10,7 @@ import java.util.List;
  *                       fallback, 120 characters starting 40 before the match
  * @param sessionStarted the session's started_at
  * @param context        previous message of the same session, the hit, the next one (by timestamp, id),
- *                       content cut to 200 characters
+ *                       content cut to 200 characters (code points); 1 to 3 messages
  */
 public record SearchHit(
         long id,
@@ -28,7 +28,10 @@ public record SearchHit(
         context = List.copyOf(context);
     }
 
-    /** A neighbouring message in a hit's context. */
-    public record ContextMessage(String role, /* nullable */ String content) {
+    /**
+     * A message of a hit's context: its role and its first 200 code points of content; a message without
+     * content (an assistant turn that only called tools) has {@code ""}, as in Hermes.
+     */
+    public record ContextMessage(String role, String content) {
     }
 }

@@ -1,24 +1,42 @@
 package dev.hermes.state.core.search;
 
+import dev.hermes.state.InvalidArgumentException;
+
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The arguments of {@code search_messages}. {@code sourceFilter} null = any source, an empty list =
  * no source at all (matches nothing, as in Hermes); {@code excludeSources} and {@code roleFilter}
  * null or empty = no filter. Defaults: limit 20, offset 0.
+ *
+ * <p>{@code query} is any user text (null and blank find nothing); it never makes the search fail.
+ * A negative limit or offset, or a null element in a list, is an {@link InvalidArgumentException}.
+ * A limit above {@link #MAX_LIMIT} is lowered to it: one page holds at most that many hits, each with
+ * its snippet and context, and Hermes' "no limit" (-1) is not offered.
  */
 public record SearchQuery(
-        String query,
+        /* nullable */ String query,
         /* nullable */ List<String> sourceFilter,
         /* nullable */ List<String> excludeSources,
         /* nullable */ List<String> roleFilter,
         int limit,
         int offset) {
 
+    /** The largest page a search returns. */
+    public static final int MAX_LIMIT = 1000;
+
     public SearchQuery {
-        sourceFilter = sourceFilter == null ? null : List.copyOf(sourceFilter);
-        excludeSources = excludeSources == null ? null : List.copyOf(excludeSources);
-        roleFilter = roleFilter == null ? null : List.copyOf(roleFilter);
+        if (limit < 0) {
+            throw new InvalidArgumentException("Search limit must not be negative, got " + limit);
+        }
+        if (offset < 0) {
+            throw new InvalidArgumentException("Search offset must not be negative, got " + offset);
+        }
+        limit = Math.min(limit, MAX_LIMIT);
+        sourceFilter = copyOf("sourceFilter", sourceFilter);
+        excludeSources = copyOf("excludeSources", excludeSources);
+        roleFilter = copyOf("roleFilter", roleFilter);
     }
 
     public static SearchQuery of(String query) {
@@ -27,6 +45,17 @@ public record SearchQuery(
 
     public static Builder builder(String query) {
         return new Builder(query);
+    }
+
+    private static List<String> copyOf(String name, List<String> values) {
+        if (values == null) {
+            return null;
+        }
+        // not values.contains(null): List.of(...) throws on a null probe
+        if (values.stream().anyMatch(Objects::isNull)) {
+            throw new InvalidArgumentException(name + " must not contain null, got " + values);
+        }
+        return List.copyOf(values);
     }
 
     public static final class Builder {

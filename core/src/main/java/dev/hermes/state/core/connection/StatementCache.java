@@ -1,0 +1,54 @@
+package dev.hermes.state.core.connection;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Statements kept prepared on one connection, by SQL text; used by one thread at a time (the
+ * connection's). Bounded, least recently used out, so queries of many shapes cannot pile up. An
+ * open statement that has been reset holds no lock and no snapshot, only its compiled program.
+ */
+final class StatementCache {
+    private static final int MAX_STATEMENTS = 64;
+
+    private final Connection connection;
+    private final Map<String, PreparedStatement> statements = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, PreparedStatement> eldest) {
+            if (size() <= MAX_STATEMENTS) {
+                return false;
+            }
+            closeQuietly(eldest.getValue());
+            return true;
+        }
+    };
+
+    StatementCache(Connection connection) {
+        this.connection = connection;
+    }
+
+    PreparedStatement get(String sql) throws SQLException {
+        PreparedStatement statement = statements.get(sql);
+        if (statement == null) {
+            statement = connection.prepareStatement(sql);
+            statements.put(sql, statement);
+        }
+        return statement;
+    }
+
+    void closeAll() {
+        statements.values().forEach(StatementCache::closeQuietly);
+        statements.clear();
+    }
+
+    private static void closeQuietly(PreparedStatement statement) {
+        try {
+            statement.close();
+        } catch (SQLException ignored) {
+            // closing is best effort
+        }
+    }
+}
