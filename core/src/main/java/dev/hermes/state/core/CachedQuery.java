@@ -9,7 +9,6 @@ import org.jooq.ResultQuery;
 import org.jooq.SQLDialect;
 import org.jooq.Select;
 
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -46,13 +45,14 @@ final class CachedQuery {
     Result<Record> fetch(Transaction transaction, Object... values) throws SQLException {
         DSLContext dsl = transaction.dsl();
         Rendered query = rendered.computeIfAbsent(dsl.dialect(), dialect -> render(dsl));
-        PreparedStatement statement = transaction.prepared(query.sql());
-        for (int i = 0; i < values.length; i++) {
-            statement.setObject(i + 1, values[i]);
-        }
-        try (ResultSet rows = statement.executeQuery()) {
-            return dsl.fetch(rows, query.fields());
-        }
+        return transaction.withStatement(query.sql(), statement -> {
+            for (int i = 0; i < values.length; i++) {
+                statement.setObject(i + 1, values[i]);
+            }
+            try (ResultSet rows = statement.executeQuery()) {
+                return dsl.fetch(rows, query.fields());
+            }
+        });
     }
 
     private Rendered render(DSLContext dsl) {

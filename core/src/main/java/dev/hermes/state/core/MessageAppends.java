@@ -104,12 +104,13 @@ final class MessageAppends {
     /** Appends one message; returns its id. */
     long append(Transaction transaction, String sessionId, Encoded message, double timestamp) throws SQLException {
         bumpCounters(transaction, sessionId, 1, message.toolCallCount());
-        PreparedStatement insert = transaction.prepared(sql().insertReturningId());
-        bind(insert, sessionId, message, timestamp);
-        try (ResultSet ids = insert.executeQuery()) {
-            ids.next();
-            return ids.getLong(1);
-        }
+        return transaction.withStatement(sql().insertReturningId(), insert -> {
+            bind(insert, sessionId, message, timestamp);
+            try (ResultSet ids = insert.executeQuery()) {
+                ids.next();
+                return ids.getLong(1);
+            }
+        });
     }
 
     /** Appends the messages in order with one batch; returns their ids in input order. */
@@ -120,35 +121,40 @@ final class MessageAppends {
             toolCalls += message.toolCallCount();
         }
         bumpCounters(transaction, sessionId, messages.size(), toolCalls);
-        long lastIdBefore;
-        try (ResultSet last = transaction.prepared(sql().lastId()).executeQuery()) {
-            lastIdBefore = last.next() ? last.getLong(1) : 0;
-        }
-        PreparedStatement insert = transaction.prepared(sql().insert());
-        for (Encoded message : messages) {
-            bind(insert, sessionId, message, timestamp);
-            insert.addBatch();
-        }
-        insert.executeBatch();
-        // We hold the write lock, so the new rows are exactly those after the previous largest id.
-        PreparedStatement idsAfter = transaction.prepared(sql().idsAfter());
-        idsAfter.setLong(1, lastIdBefore);
-        List<Long> ids = new ArrayList<>(messages.size());
-        try (ResultSet rows = idsAfter.executeQuery()) {
-            while (rows.next()) {
-                ids.add(rows.getLong(1));
+        long lastIdBefore = transaction.withStatement(sql().lastId(), last -> {
+            try (ResultSet rows = last.executeQuery()) {
+                return rows.next() ? rows.getLong(1) : 0L;
             }
-        }
-        return ids;
+        });
+        transaction.withStatement(sql().insert(), insert -> {
+            for (Encoded message : messages) {
+                bind(insert, sessionId, message, timestamp);
+                insert.addBatch();
+            }
+            return insert.executeBatch();
+        });
+        // We hold the write lock, so the new rows are exactly those after the previous largest id.
+        return transaction.withStatement(sql().idsAfter(), idsAfter -> {
+            idsAfter.setLong(1, lastIdBefore);
+            List<Long> ids = new ArrayList<>(messages.size());
+            try (ResultSet rows = idsAfter.executeQuery()) {
+                while (rows.next()) {
+                    ids.add(rows.getLong(1));
+                }
+            }
+            return ids;
+        });
     }
 
     private void bumpCounters(Transaction transaction, String sessionId, long messages, long toolCalls)
             throws SQLException {
-        PreparedStatement bump = transaction.prepared(sql().bumpCounters());
-        bump.setLong(1, messages);
-        bump.setLong(2, toolCalls);
-        bump.setString(3, sessionId);
-        if (bump.executeUpdate() == 0) {
+        int updated = transaction.withStatement(sql().bumpCounters(), bump -> {
+            bump.setLong(1, messages);
+            bump.setLong(2, toolCalls);
+            bump.setString(3, sessionId);
+            return bump.executeUpdate();
+        });
+        if (updated == 0) {
             throw new ConstraintViolationException("Cannot append to session '" + sessionId + "': no such session");
         }
     }

@@ -168,6 +168,7 @@ class OpeningTest {
         store.close();
         assertThrows(StateIOException.class, () -> store.getSession("s1"));
         assertThrows(StateIOException.class, () -> store.createSession("s2", "cli"));
+        assertThrows(StateIOException.class, () -> store.dsl().fetchCount(SESSIONS));
     }
 
     @Test
@@ -236,6 +237,25 @@ class OpeningTest {
             store.appendMessage("s1", NewMessage.of("user", "patient"));
             releaser.join();
             assertEquals(1, store.getSession("s1").orElseThrow().messageCount());
+        }
+    }
+
+    @Test
+    void aReadThatFailedLeavesItsConnectionUsable() throws Exception {
+        // The fixture is in rollback-journal mode, where an exclusive lock keeps readers out.
+        Path file = TestStores.copyFixture("state-v6.db", dir);
+        try (StateRepository store = StateRepository.builder().path(file).readOnly(true)
+                .busyTimeout(Duration.ofMillis(50)).maxAttempts(1).readerPoolSize(1).build()) {
+            assertEquals(5, store.getMessages("20260310_090000_8520da").size());
+            try (Connection other = TestStores.plainConnection(file); Statement statement = other.createStatement()) {
+                statement.execute("BEGIN EXCLUSIVE");
+                assertThrows(BusyException.class, () -> store.getMessages("20260310_090000_8520da"));
+                assertThrows(BusyException.class, () -> store.compressionTip("20260310_090000_8520da"));
+                statement.execute("ROLLBACK");
+            }
+            // the same (only) read connection, with statements that failed mid-step, works again
+            assertEquals(5, store.getMessages("20260310_090000_8520da").size());
+            assertEquals("20260310_135900_0957cb", store.compressionTip("20260310_090000_8520da"));
         }
     }
 

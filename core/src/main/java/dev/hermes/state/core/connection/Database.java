@@ -13,7 +13,6 @@ import org.jooq.impl.DefaultConfiguration;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
@@ -103,13 +102,13 @@ public final class Database implements AutoCloseable {
      */
     public <T> T write(String what, Work<T> work) {
         return withWriter(what, writer -> {
-            writer.begin().execute();
+            writer.statements().execute(backend.beginWrite());
             T result;
             try {
                 result = work.run(writer.transaction());
-                writer.commit().execute();
+                writer.statements().execute("COMMIT");
             } catch (Exception | Error failure) {
-                rollbackQuietly(writer.rollback());
+                rollbackQuietly(writer.statements());
                 throw failure;
             }
             if (++commitsSinceCheckpoint >= checkpointEvery) {
@@ -219,11 +218,11 @@ public final class Database implements AutoCloseable {
                 ensureOpen();
                 ReaderPool.Reader reader = readers.borrow();
                 try {
-                    reader.begin().execute();
+                    reader.statements().execute(backend.beginRead());
                     try {
                         return work.run(reader.transaction());
                     } finally {
-                        rollbackQuietly(reader.rollback()); // a read transaction has nothing to commit
+                        rollbackQuietly(reader.statements()); // a read transaction has nothing to commit
                     }
                 } finally {
                     readers.giveBack(reader);
@@ -294,8 +293,7 @@ public final class Database implements AutoCloseable {
     // ------------------------------------------------------------------ connections
 
     /** The writer connection with its transaction statements and its cache of prepared statements. */
-    private record Writer(Connection jdbc, StatementCache statements, Transaction transaction,
-                          PreparedStatement begin, PreparedStatement commit, PreparedStatement rollback) {
+    private record Writer(Connection jdbc, StatementCache statements, Transaction transaction) {
     }
 
     private Writer openWriter() throws SQLException {
@@ -304,10 +302,7 @@ public final class Database implements AutoCloseable {
             backend.configure(connection, Backend.Role.WRITER, source.ownsConnections());
             StatementCache statements = new StatementCache(connection);
             return new Writer(connection, statements,
-                    new Transaction(DSL.using(connection, backend.dialect(), JOOQ_SETTINGS), statements),
-                    connection.prepareStatement(backend.beginWrite()),
-                    connection.prepareStatement("COMMIT"),
-                    connection.prepareStatement("ROLLBACK"));
+                    new Transaction(DSL.using(connection, backend.dialect(), JOOQ_SETTINGS), statements));
         } catch (SQLException | RuntimeException failure) {
             closeQuietly(connection);
             throw failure;
@@ -316,9 +311,6 @@ public final class Database implements AutoCloseable {
 
     private void closeWriter(Writer writer) {
         writer.statements().closeAll();
-        closeQuietly(writer.begin());
-        closeQuietly(writer.commit());
-        closeQuietly(writer.rollback());
         giveBack(writer.jdbc(), Backend.Role.WRITER);
     }
 
@@ -329,8 +321,7 @@ public final class Database implements AutoCloseable {
             backend.configure(connection, role, source.ownsConnections());
             StatementCache statements = new StatementCache(connection);
             return new ReaderPool.Reader(connection, statements,
-                    new Transaction(DSL.using(connection, backend.dialect(), JOOQ_SETTINGS), statements),
-                    connection.prepareStatement(backend.beginRead()), connection.prepareStatement("ROLLBACK"));
+                    new Transaction(DSL.using(connection, backend.dialect(), JOOQ_SETTINGS), statements));
         } catch (SQLException | RuntimeException failure) {
             closeQuietly(connection);
             throw failure;
@@ -339,8 +330,6 @@ public final class Database implements AutoCloseable {
 
     private void closeReader(ReaderPool.Reader reader) {
         reader.statements().closeAll();
-        closeQuietly(reader.begin());
-        closeQuietly(reader.rollback());
         giveBack(reader.jdbc(), readOnly ? Backend.Role.READ_ONLY : Backend.Role.READER);
     }
 
@@ -403,9 +392,9 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    private static void rollbackQuietly(PreparedStatement rollback) {
+    private static void rollbackQuietly(StatementCache statements) {
         try {
-            rollback.execute();
+            statements.execute("ROLLBACK");
         } catch (SQLException ignored) {
             // no transaction left to roll back: SQLite already ended it
         }

@@ -1,10 +1,10 @@
 package dev.hermes.state.core.connection;
 
+import dev.hermes.state.StateIOException;
 import org.jooq.ConnectionProvider;
 import org.jooq.exception.DataAccessException;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,8 +20,7 @@ import java.util.concurrent.Semaphore;
 final class ReaderPool implements ConnectionProvider {
 
     /** A read connection with what is bound to it. */
-    record Reader(Connection jdbc, StatementCache statements, Transaction transaction,
-                  PreparedStatement begin, PreparedStatement rollback) {
+    record Reader(Connection jdbc, StatementCache statements, Transaction transaction) {
     }
 
     /** Opens and configures a new reader. */
@@ -51,6 +50,9 @@ final class ReaderPool implements ConnectionProvider {
 
     /** Waits for a free reader (opening one if none is idle); give it back with {@link #giveBack}. */
     Reader borrow() throws SQLException {
+        if (closed) {
+            throw new StateIOException("The store is closed");
+        }
         try {
             permits.acquire();
         } catch (InterruptedException interrupted) {

@@ -30,7 +30,28 @@ final class StatementCache {
         this.connection = connection;
     }
 
-    PreparedStatement get(String sql) throws SQLException {
+    /**
+     * Runs {@code work} on the statement for {@code sql}. A statement that failed is closed and
+     * forgotten: after an error while stepping, sqlite-jdbc can leave it unusable ("statement is not
+     * executing"), and the next use (a retry, say) must get a fresh one.
+     */
+    <T> T use(String sql, Transaction.StatementWork<T> work) throws SQLException {
+        PreparedStatement statement = get(sql);
+        try {
+            return work.run(statement);
+        } catch (SQLException | RuntimeException failure) {
+            statements.remove(sql);
+            closeQuietly(statement);
+            throw failure;
+        }
+    }
+
+    /** Executes a statement without parameters or result rows ({@code BEGIN}, {@code COMMIT}...). */
+    void execute(String sql) throws SQLException {
+        use(sql, PreparedStatement::execute);
+    }
+
+    private PreparedStatement get(String sql) throws SQLException {
         PreparedStatement statement = statements.get(sql);
         if (statement == null) {
             statement = connection.prepareStatement(sql);

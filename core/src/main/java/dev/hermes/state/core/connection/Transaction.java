@@ -21,12 +21,21 @@ public final class Transaction {
         this.statements = statements;
     }
 
+    /** What a caller does with a statement: bind, execute, read what it needs. */
+    @FunctionalInterface
+    public interface StatementWork<T> {
+        T run(PreparedStatement statement) throws SQLException;
+    }
+
     public DSLContext dsl() {
         return dsl;
     }
 
-    /** The statement for {@code sql}, prepared on first use and kept until the store closes. */
-    public PreparedStatement prepared(String sql) throws SQLException {
-        return statements.get(sql);
+    /**
+     * Runs {@code work} on the statement for {@code sql}, prepared on first use and kept until the
+     * store closes (or until it fails: then the next use prepares it afresh).
+     */
+    public <T> T withStatement(String sql, StatementWork<T> work) throws SQLException {
+        return statements.use(sql, work);
     }
 }

@@ -53,7 +53,14 @@ final class StatementCache {
                     return work.run(once);
                 }
             }
-            return work.run(statement);
+            try {
+                return work.run(statement);
+            } catch (SQLException | RuntimeException failure) {
+                // a statement that failed while stepping can stay unusable ("statement is not executing"):
+                // close it, so the next use on this connection prepares it afresh
+                closeWhenFree(statement);
+                throw failure;
+            }
         }
     }
 

@@ -147,4 +147,31 @@ class StatementCacheTest {
     private List<Long> ids(DSLContext reader, SearchQuery query) {
         return search.search(reader, query).stream().map(SearchHit::id).toList();
     }
+
+    @Test
+    void aStatementThatFailedIsPreparedAfreshForTheNextUse() throws SQLException {
+        StatementCache cache = new StatementCache();
+        String sql = "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid";
+        try (Connection connection = SearchDatabases.open(file)) {
+            SQLException broken = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                    () -> cache.use(connection, sql, statement -> {
+                        statement.setString(1, "word1 AND");
+                        try (var rows = statement.executeQuery()) {
+                            return rows.next();
+                        }
+                    }));
+            org.junit.jupiter.api.Assertions.assertTrue(broken.getMessage().contains("syntax error"), broken.getMessage());
+            long found = cache.use(connection, sql, statement -> {
+                statement.setString(1, "word1");
+                long count = 0;
+                try (var rows = statement.executeQuery()) {
+                    while (rows.next()) {
+                        count++;
+                    }
+                }
+                return count;
+            });
+            assertEquals(29, found, "200 messages, word(i % 7) = word1 for 29 of them");
+        }
+    }
 }

@@ -136,6 +136,24 @@ class ContentionTest {
             assertEquals("call_a", ((Map<?, ?>) ((List<?>) pythonCall.toolCalls()).get(0)).get("id"));
         }
         checkIntegrity(file);
+        // and what Java wrote reads back in Python: every JSON column decodes with json.loads
+        Process reader = new ProcessBuilder("python3", "-c", String.join("\n",
+                "import json, sqlite3, sys",
+                "c = sqlite3.connect(sys.argv[1])",
+                "rows = c.execute(\"SELECT tool_calls FROM messages WHERE tool_calls IS NOT NULL AND session_id NOT LIKE 'python-%'\").fetchall()",
+                "calls = [json.loads(r[0]) for r in rows]",
+                "assert all(isinstance(x, list) and x[0]['id'] == 'call_a' for x in calls), calls[:3]",
+                "print(len(calls))"), file.toString()).redirectErrorStream(true).start();
+        String decoded = new String(reader.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertTrue(reader.waitFor(1, TimeUnit.MINUTES));
+        assertEquals(0, reader.exitValue(), decoded);
+        assertEquals(String.valueOf(javaToolCallRows()), decoded);
+    }
+
+    /** Rows with tool calls the three Java writers of the Python test wrote: every batch row, and the single append of every 4th round. */
+    private static long javaToolCallRows() {
+        long perSession = (long) ROUNDS * AppendWorkload.BATCH + ROUNDS / 4;
+        return 3L * AppendWorkload.SESSIONS * perSession;
     }
 
     /** Every session has exactly the rows its writer appended, and its counters agree with them. */

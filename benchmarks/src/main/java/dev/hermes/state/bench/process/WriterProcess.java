@@ -1,0 +1,82 @@
+package dev.hermes.state.bench.process;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hermes.state.bench.data.Vocabulary;
+import dev.hermes.state.bench.data.Workload;
+import dev.hermes.state.bench.data.WriterPlan;
+import dev.hermes.state.bench.data.ZipfSampler;
+import dev.hermes.state.core.NewSession;
+import dev.hermes.state.core.StateRepository;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * W9's worker w: opens its own store on the shared file, creates its 10 sessions and generates its
+ * 2,000 messages (untimed), prints {@code READY}, waits for {@code GO} on stdin, appends every message
+ * with one append_message call each (timed, every exception counted by kind and message, never
+ * stopping), closes the store and prints one {@code RESULT {...}} line.
+ */
+public final class WriterProcess {
+    public static final String READY = "READY";
+    public static final String GO = "GO";
+    public static final String RESULT = "RESULT ";
+
+    private WriterProcess() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        int worker = Integer.parseInt(args[0]);
+        Path db = Path.of(args[1]);
+        WriterPlan plan = WriterPlan.build(worker, new ZipfSampler(Vocabulary.build()));
+        long[] latencies = new long[plan.appends().size()];
+        Map<String, Integer> errors = new TreeMap<>();
+        int ok = 0;
+        long elapsed;
+        StateRepository store = StateRepository.open(db);
+        try {
+            for (int k = 0; k < plan.sessionIds().size(); k++) {
+                store.createSession(NewSession.builder(plan.sessionIds().get(k), plan.sources().get(k))
+                        .model(Workload.MODEL).build());
+            }
+            System.out.println(READY);
+            System.out.flush();
+            BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            String line = stdin.readLine();
+            if (!GO.equals(line)) {
+                System.err.println("worker " + worker + ": expected GO, got " + line);
+                System.exit(4);
+            }
+            long start = System.nanoTime();
+            for (int i = 0; i < latencies.length; i++) {
+                WriterPlan.Append append = plan.appends().get(i);
+                long before = System.nanoTime();
+                try {
+                    store.appendMessage(append.sessionId(), append.message());
+                    ok++;
+                } catch (RuntimeException failure) {
+                    errors.merge(failure.getClass().getSimpleName() + ": " + failure.getMessage(), 1, Integer::sum);
+                }
+                latencies[i] = System.nanoTime() - before;
+            }
+            elapsed = System.nanoTime() - start;
+        } finally {
+            store.close();
+        }
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("worker", worker);
+        result.put("ok", ok);
+        result.put("errors", errors);
+        result.put("elapsed_ns", elapsed);
+        result.put("latencies_ns", Arrays.stream(latencies).boxed().toList());
+        System.out.println(RESULT + new ObjectMapper().writeValueAsString(result));
+        System.out.flush();
+    }
+}

@@ -1,0 +1,329 @@
+package dev.hermes.state.bench.raw;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hermes.state.core.NewMessage;
+import dev.hermes.state.sqlite.RetryPolicy;
+import dev.hermes.state.sqlite.SqliteFile;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The raw-JDBC baseline: the same SQL the store has to run, hand-written on one plain sqlite-jdbc
+ * connection with prepared statements (no jOOQ, no pool, no retry layer), with the same connection
+ * settings as the store (foreign keys on, busy timeout, synchronous NORMAL, WAL). It stands for the
+ * fastest a careful programmer gets from JDBC, so the store's overhead can be stated as a ratio.
+ * Not thread-safe; one instance per file.
+ */
+public final class RawJdbcStore implements AutoCloseable {
+    private static final String INSERT_SESSION = "INSERT OR IGNORE INTO sessions (id, source, user_id, model, "
+            + "model_config, system_prompt, parent_session_id, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String INSERT_MESSAGE = "INSERT INTO messages (session_id, role, content, tool_call_id, "
+            + "tool_calls, tool_name, timestamp, token_count, finish_reason, reasoning, reasoning_details, "
+            + "codex_reasoning_items) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String BUMP_COUNTERS = "UPDATE sessions SET message_count = message_count + ?, "
+            + "tool_call_count = tool_call_count + ? WHERE id = ?";
+    /**
+     * search_messages in one statement: the page of hits (MATCH, ordered by FTS5 rank, limit/offset) as
+     * a derived table, joined to each hit's previous and next message of the same session by
+     * (timestamp, id) through idx_messages_session; contents cut to 200 characters. Rank ties are
+     * ordered by id so that the result is deterministic.
+     */
+    private static final String SEARCH = "SELECT page.id, page.session_id, page.role, page.snippet, page.hit_content, "
+            + "page.timestamp, page.tool_name, page.source, page.model, page.started_at, "
+            + "previous.role, substr(previous.content, 1, 200), next.role, substr(next.content, 1, 200) "
+            + "FROM (SELECT m.id, m.session_id, m.role, snippet(messages_fts, 0, '>>>', '<<<', '...', 40) AS snippet, "
+            + "substr(m.content, 1, 200) AS hit_content, m.timestamp, m.tool_name, s.source, s.model, s.started_at, "
+            + "messages_fts.rank AS rank "
+            + "FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid JOIN sessions s ON s.id = m.session_id "
+            + "WHERE messages_fts MATCH ?1 ORDER BY messages_fts.rank LIMIT ?2 OFFSET ?3) AS page "
+            + "LEFT JOIN messages previous ON previous.id = (SELECT n.id FROM messages n WHERE n.session_id = page.session_id "
+            + "AND (n.timestamp, n.id) < (page.timestamp, page.id) ORDER BY n.timestamp DESC, n.id DESC LIMIT 1) "
+            + "LEFT JOIN messages next ON next.id = (SELECT n.id FROM messages n WHERE n.session_id = page.session_id "
+            + "AND (n.timestamp, n.id) > (page.timestamp, page.id) ORDER BY n.timestamp, n.id LIMIT 1) "
+            + "ORDER BY page.rank, page.id";
+    private static final String CONVERSATION = "SELECT role, content, tool_call_id, tool_calls, tool_name, reasoning, "
+            + "reasoning_details, codex_reasoning_items FROM messages WHERE session_id = ? ORDER BY timestamp, id";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Connection connection;
+    private final int checkpointEvery;
+    private int commitsSinceCheckpoint;
+    private final PreparedStatement checkpoint;
+    private final PreparedStatement begin;
+    private final PreparedStatement commit;
+    private final PreparedStatement insertSession;
+    private final PreparedStatement insertMessage;
+    private final PreparedStatement insertMessageBatch;
+    private final PreparedStatement bumpCounters;
+    private final PreparedStatement search;
+    private final PreparedStatement conversation;
+
+    private RawJdbcStore(Connection connection, int checkpointEvery) throws SQLException {
+        this.connection = connection;
+        this.checkpointEvery = checkpointEvery;
+        this.checkpoint = connection.prepareStatement("PRAGMA wal_checkpoint(PASSIVE)");
+        // auto-commit stays on: transactions are explicit BEGIN IMMEDIATE ... COMMIT, as the store does them
+        this.begin = connection.prepareStatement("BEGIN IMMEDIATE");
+        this.commit = connection.prepareStatement("COMMIT");
+        this.insertSession = connection.prepareStatement(INSERT_SESSION);
+        this.insertMessage = connection.prepareStatement(INSERT_MESSAGE + " RETURNING id");
+        this.insertMessageBatch = connection.prepareStatement(INSERT_MESSAGE);
+        this.bumpCounters = connection.prepareStatement(BUMP_COUNTERS);
+        this.search = connection.prepareStatement(SEARCH);
+        this.conversation = connection.prepareStatement(CONVERSATION);
+    }
+
+    /**
+     * Opens a file that already has the version-6 schema (create it with the project's Migrator);
+     * checkpoints are left to SQLite's automatic checkpoint (every 1,000 WAL pages).
+     */
+    public static RawJdbcStore open(Path file) throws SQLException {
+        return open(file, 0);
+    }
+
+    /**
+     * As {@link #open(Path)}, plus Hermes' checkpoint policy when {@code checkpointEvery} > 0: a
+     * {@code PRAGMA wal_checkpoint(PASSIVE)} after every that many commits (SPEC section 3 says 50).
+     */
+    public static RawJdbcStore open(Path file, int checkpointEvery) throws SQLException {
+        Connection connection = SqliteFile.open(file, RetryPolicy.HERMES, false);
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("PRAGMA journal_mode=WAL");
+        }
+        return new RawJdbcStore(connection, checkpointEvery);
+    }
+
+    /** create_session with model only, in its own transaction. */
+    public void createSession(String id, String source, String model) throws SQLException {
+        begin.execute();
+        try {
+            insertSession.setString(1, id);
+            insertSession.setString(2, source);
+            insertSession.setString(3, null);
+            insertSession.setString(4, model);
+            insertSession.setString(5, null);
+            insertSession.setString(6, null);
+            insertSession.setString(7, null);
+            insertSession.setDouble(8, now());
+            insertSession.executeUpdate();
+            commit();
+        } catch (SQLException | RuntimeException e) {
+            rollback(e);
+            throw e;
+        }
+    }
+
+    /** append_message: insert + counter update in one BEGIN IMMEDIATE transaction; returns the new id. */
+    public long appendMessage(String sessionId, NewMessage message) throws SQLException {
+        begin.execute();
+        try {
+            bind(insertMessage, sessionId, message, now());
+            long id;
+            try (ResultSet generated = insertMessage.executeQuery()) {
+                generated.next();
+                id = generated.getLong(1);
+            }
+            bumpCounters(sessionId, 1, toolCallIncrement(message));
+            commit();
+            return id;
+        } catch (SQLException | RuntimeException e) {
+            rollback(e);
+            throw e;
+        }
+    }
+
+    /** Many messages of one session as one JDBC batch, one counter update, one transaction. */
+    public void appendBatch(String sessionId, List<NewMessage> messages) throws SQLException {
+        begin.execute();
+        try {
+            long toolCalls = 0;
+            double timestamp = now();
+            for (NewMessage message : messages) {
+                bind(insertMessageBatch, sessionId, message, timestamp);
+                insertMessageBatch.addBatch();
+                toolCalls += toolCallIncrement(message);
+            }
+            insertMessageBatch.executeBatch();
+            bumpCounters(sessionId, messages.size(), toolCalls);
+            commit();
+        } catch (SQLException | RuntimeException e) {
+            rollback(e);
+            throw e;
+        }
+    }
+
+    /** A search hit of the baseline: the columns of search_messages and the context rows. */
+    public record Hit(long id, String sessionId, String role, String snippet, double timestamp, String toolName,
+                      String source, String model, double sessionStarted, List<Map<String, String>> context) {
+    }
+
+    /** search_messages(query, limit) with default filters: hits with snippet and context, one statement. */
+    public List<Hit> search(String query, int limit) throws SQLException {
+        List<Hit> hits = new ArrayList<>(limit);
+        search.setString(1, query);
+        search.setInt(2, limit);
+        search.setInt(3, 0);
+        try (ResultSet rows = search.executeQuery()) {
+            while (rows.next()) {
+                List<Map<String, String>> context = new ArrayList<>(3);
+                if (rows.getString(11) != null) {
+                    context.add(contextMessage(rows.getString(11), rows.getString(12)));
+                }
+                context.add(contextMessage(rows.getString(3), rows.getString(5)));
+                if (rows.getString(13) != null) {
+                    context.add(contextMessage(rows.getString(13), rows.getString(14)));
+                }
+                hits.add(new Hit(rows.getLong(1), rows.getString(2), rows.getString(3), rows.getString(4),
+                        rows.getDouble(6), rows.getString(7), rows.getString(8), rows.getString(9), rows.getDouble(10),
+                        context));
+            }
+        }
+        return hits;
+    }
+
+    /** get_messages_as_conversation: the OpenAI chat shape, tool_calls decoded from JSON. */
+    public List<Map<String, Object>> conversation(String sessionId) throws SQLException {
+        List<Map<String, Object>> messages = new ArrayList<>();
+        conversation.setString(1, sessionId);
+        try (ResultSet rows = conversation.executeQuery()) {
+            while (rows.next()) {
+                String role = rows.getString(1);
+                Map<String, Object> message = new LinkedHashMap<>();
+                message.put("role", role);
+                message.put("content", rows.getString(2));
+                putIfNotEmpty(message, "tool_call_id", rows.getString(3));
+                String toolCalls = rows.getString(4);
+                if (toolCalls != null && !toolCalls.isEmpty()) {
+                    message.put("tool_calls", decodeOr(toolCalls, List.of()));
+                }
+                putIfNotEmpty(message, "tool_name", rows.getString(5));
+                if ("assistant".equals(role)) {
+                    putIfNotEmpty(message, "reasoning", rows.getString(6));
+                    putDecodedIfNotEmpty(message, "reasoning_details", rows.getString(7));
+                    putDecodedIfNotEmpty(message, "codex_reasoning_items", rows.getString(8));
+                }
+                messages.add(message);
+            }
+        }
+        return messages;
+    }
+
+    @Override
+    public void close() throws SQLException {
+        connection.close();
+    }
+
+    private void commit() throws SQLException {
+        commit.execute();
+        if (checkpointEvery > 0 && ++commitsSinceCheckpoint >= checkpointEvery) {
+            // the pragma returns a row; an open result set would keep the next COMMIT from completing
+            try (ResultSet ignored = checkpoint.executeQuery()) {
+                commitsSinceCheckpoint = 0;
+            }
+        }
+    }
+
+    private static Map<String, String> contextMessage(String role, String content) {
+        Map<String, String> message = new LinkedHashMap<>();
+        message.put("role", role);
+        message.put("content", content == null ? "" : content);
+        return message;
+    }
+
+    private static void bind(PreparedStatement insert, String sessionId, NewMessage message, double timestamp)
+            throws SQLException {
+        insert.setString(1, sessionId);
+        insert.setString(2, message.role());
+        insert.setString(3, message.content());
+        insert.setString(4, message.toolCallId());
+        insert.setString(5, jsonOrNull(message.toolCalls()));
+        insert.setString(6, message.toolName());
+        insert.setDouble(7, timestamp);
+        if (message.tokenCount() == null) {
+            insert.setNull(8, java.sql.Types.INTEGER);
+        } else {
+            insert.setLong(8, message.tokenCount());
+        }
+        insert.setString(9, message.finishReason());
+        insert.setString(10, message.reasoning());
+        insert.setString(11, jsonOrNull(message.reasoningDetails()));
+        insert.setString(12, jsonOrNull(message.codexReasoningItems()));
+    }
+
+    private void bumpCounters(String sessionId, long messages, long toolCalls) throws SQLException {
+        bumpCounters.setLong(1, messages);
+        bumpCounters.setLong(2, toolCalls);
+        bumpCounters.setString(3, sessionId);
+        bumpCounters.executeUpdate();
+    }
+
+    /** SPEC: a list adds its size, any other non-null value 1; tool messages add nothing. */
+    private static long toolCallIncrement(NewMessage message) {
+        if (message.toolCalls() == null || "tool".equals(message.role())) {
+            return 0;
+        }
+        return message.toolCalls() instanceof Collection<?> list ? list.size() : 1;
+    }
+
+    /** JSON text, or NULL for null and empty values (SPEC section 1). */
+    private static String jsonOrNull(Object value) {
+        if (value == null || value instanceof Collection<?> c && c.isEmpty() || value instanceof Map<?, ?> m && m.isEmpty()) {
+            return null;
+        }
+        try {
+            return JSON.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not JSON-serialisable: " + value, e);
+        }
+    }
+
+    private static Object decodeOr(String json, Object fallback) {
+        try {
+            return JSON.readValue(json, Object.class);
+        } catch (JsonProcessingException e) {
+            return fallback;
+        }
+    }
+
+    private static void putIfNotEmpty(Map<String, Object> message, String key, String value) {
+        if (value != null && !value.isEmpty()) {
+            message.put(key, value);
+        }
+    }
+
+    private static void putDecodedIfNotEmpty(Map<String, Object> message, String key, String json) {
+        if (json != null && !json.isEmpty()) {
+            Object decoded = decodeOr(json, null);
+            if (decoded != null) {
+                message.put(key, decoded);
+            }
+        }
+    }
+
+    private void rollback(Exception cause) {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("ROLLBACK");
+        } catch (SQLException rollbackFailure) {
+            cause.addSuppressed(rollbackFailure);
+        }
+    }
+
+    /** Epoch seconds with microseconds, like Python's time.time(). */
+    private static double now() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() + (now.getNano() / 1000) / 1_000_000.0;
+    }
+}
