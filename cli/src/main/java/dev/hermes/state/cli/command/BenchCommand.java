@@ -1,14 +1,11 @@
 package dev.hermes.state.cli.command;
 
-import dev.hermes.state.InvalidArgumentException;
+import dev.hermes.state.bench.Benchmark;
 import dev.hermes.state.cli.HermesStateCli;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
-import java.io.PrintStream;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
@@ -23,7 +20,6 @@ import java.util.concurrent.Callable;
 public final class BenchCommand implements Callable<Integer> {
     private static final int DEFAULT_SESSIONS = 5000;
     private static final int QUICK_SESSIONS = 500;
-    private static final String ENTRY_POINT = "dev.hermes.state.bench.Benchmark";
     /**
      * The databases go on disk under the current folder (the benchmark makes a fresh sub-folder per
      * run): a temporary folder may be memory-backed, which would hide the cost of durable commits.
@@ -48,32 +44,10 @@ public final class BenchCommand implements Callable<Integer> {
     private Path out;
 
     @Override
-    public Integer call() throws Exception {
+    public Integer call() {
         int sessionCount = sessions != null ? sessions : quick ? QUICK_SESSIONS : DEFAULT_SESSIONS;
         cli.out().flush();
-        return run(WORK_DIR, sessionCount, messages, out, cli.out(), cli.err());
-    }
-
-    /**
-     * Calls {@code Benchmark.run(Path workDir, int sessions, int messagesPerSession, Path resultFile,
-     * PrintStream out, PrintStream err)} of the benchmarks module (exit code: 0 done, 1 a check failed,
-     * 2 bad arguments; a null result file lets it choose). Looked up by name so that this command
-     * builds before the benchmark lands, and says so clearly when it is not in the jar.
-     */
-    private static int run(Path workDir, int sessions, int messages, Path resultFile, PrintStream out, PrintStream err)
-            throws Exception {
-        Method entry;
-        try {
-            entry = Class.forName(ENTRY_POINT).getMethod("run", Path.class, int.class, int.class, Path.class,
-                    PrintStream.class, PrintStream.class);
-        } catch (ClassNotFoundException | NoSuchMethodException missing) {
-            throw new InvalidArgumentException("The benchmark is not available in this build (" + ENTRY_POINT
-                    + ".run is missing)");
-        }
-        try {
-            return (Integer) entry.invoke(null, workDir, sessions, messages, resultFile, out, err);
-        } catch (InvocationTargetException failure) {
-            throw failure.getCause() instanceof Exception cause ? cause : failure;
-        }
+        // exit code: 0 done, 1 a data or correctness check failed, 2 bad arguments; a null result file lets it choose
+        return Benchmark.run(WORK_DIR, sessionCount, messages, out, cli.out(), cli.err());
     }
 }

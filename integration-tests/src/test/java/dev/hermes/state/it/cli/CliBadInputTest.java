@@ -126,4 +126,11 @@ class CliBadInputTest {
                 failsUnchanged(cli, db, "--db", db.toString(), "sessions", "export", "x", "--source", "cli"));
         assertEquals(2, cli.run("--db", db.toString(), "sessions", "list", "--limit", "ten").exitCode(), "a usage error");
     }
+
+    @Test
+    void benchRefusesAWorkloadTooSmallToMeasure() {
+        Cli.Result result = new Cli(dir).run("bench", "--sessions", "10", "--messages", "1");
+        assertEquals(2, result.exitCode(), result.toString());
+        assertEquals("bench: --sessions must be at least 120 and --messages at least 1 (got 10 and 1)\n", result.err());
+    }
 }
