@@ -13,6 +13,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.util.ArrayList;
 import java.util.List;
 
 import static dev.hermes.state.db.Tables.MESSAGES;
@@ -61,7 +62,7 @@ final class MessageAppends {
     }
 
     /** The statements, rendered on the first append (a read-only command never pays for it). */
-    private record Sql(String bumpCounters, String insert, String insertReturningId) {
+    private record Sql(String bumpCounters, String insert, String insertReturningId, String lastId, String idsAfter) {
     }
 
     private Sql sql() {
@@ -93,7 +94,11 @@ final class MessageAppends {
                         DSL.param("tokenCount", Long.class),
                         text, text, text.coerce(SQLDataType.JSON), text.coerce(SQLDataType.JSON));
         return new Sql(bump, dsl.render(insert),
-                dsl.render(dsl.resultQuery("{0} returning {1}", insert, DSL.name(MESSAGES.ID.getName()))));
+                dsl.render(dsl.resultQuery("{0} returning {1}", insert, DSL.name(MESSAGES.ID.getName()))),
+                dsl.render(dsl.select(DSL.coalesce(DSL.max(MESSAGES.ID), DSL.inline(0L))).from(MESSAGES)),
+                dsl.render(dsl.select(MESSAGES.ID).from(MESSAGES)
+                        .where(MESSAGES.ID.gt(DSL.param("after", Long.class)))
+                        .orderBy(MESSAGES.ID)));
     }
 
     /** Appends one message; returns its id. */
@@ -115,7 +120,10 @@ final class MessageAppends {
             toolCalls += message.toolCallCount();
         }
         bumpCounters(transaction, sessionId, messages.size(), toolCalls);
-        Long lastIdBefore = transaction.dsl().select(DSL.max(MESSAGES.ID)).from(MESSAGES).fetchOne(0, Long.class);
+        long lastIdBefore;
+        try (ResultSet last = transaction.prepared(sql().lastId()).executeQuery()) {
+            lastIdBefore = last.next() ? last.getLong(1) : 0;
+        }
         PreparedStatement insert = transaction.prepared(sql().insert());
         for (Encoded message : messages) {
             bind(insert, sessionId, message, timestamp);
@@ -123,10 +131,15 @@ final class MessageAppends {
         }
         insert.executeBatch();
         // We hold the write lock, so the new rows are exactly those after the previous largest id.
-        return transaction.dsl().select(MESSAGES.ID).from(MESSAGES)
-                .where(MESSAGES.ID.gt(lastIdBefore == null ? 0L : lastIdBefore))
-                .orderBy(MESSAGES.ID)
-                .fetch(MESSAGES.ID);
+        PreparedStatement idsAfter = transaction.prepared(sql().idsAfter());
+        idsAfter.setLong(1, lastIdBefore);
+        List<Long> ids = new ArrayList<>(messages.size());
+        try (ResultSet rows = idsAfter.executeQuery()) {
+            while (rows.next()) {
+                ids.add(rows.getLong(1));
+            }
+        }
+        return ids;
     }
 
     private void bumpCounters(WriteTransaction transaction, String sessionId, long messages, long toolCalls)

@@ -1,0 +1,160 @@
+package dev.hermes.state.core;
+
+import dev.hermes.state.InvalidArgumentException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** SPEC section 4, Export, delete, prune; and vacuum. */
+class ExportDeletePruneTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void exportSessionHasEveryColumnAndTheMessages() {
+        try (StateRepository store = TestStores.fresh(dir)) {
+            store.createSession(NewSession.builder("s1", "cli").model("m").build());
+            store.appendMessage("s1", NewMessage.of("user", "q"));
+            store.appendMessage("s1", NewMessage.builder("assistant").content("a").toolCalls(List.of(MessagesTest.CALL)).build());
+            SessionExport export = store.exportSession("s1").orElseThrow();
+            assertEquals(store.getSession("s1").orElseThrow(), export.session());
+            assertEquals(store.getMessages("s1"), export.messages());
+            assertEquals(List.of(MessagesTest.CALL), export.messages().get(1).toolCalls());
+            assertTrue(store.exportSession("nobody").isEmpty());
+        }
+    }
+
+    @Test
+    void exportAllStreamsEverySessionNewestFirst() {
+        try (StateRepository store = TestStores.fresh(dir)) {
+            for (int i = 0; i < 5; i++) {
+                store.createSession("s" + i, i % 2 == 0 ? "cli" : "slack");
+                store.appendMessage("s" + i, NewMessage.of("user", "message of s" + i));
+            }
+            List<String> seen = new ArrayList<>();
+            assertEquals(5, store.exportAll(null, export -> seen.add(export.session().id() + "/" + export.messages().size())));
+            assertEquals(List.of("s4/1", "s3/1", "s2/1", "s1/1", "s0/1"), seen);
+            seen.clear();
+            assertEquals(2, store.exportAll("slack", export -> seen.add(export.session().id())));
+            assertEquals(List.of("s3", "s1"), seen);
+            IllegalStateException stop = new IllegalStateException("sink full");
+            assertSame(stop, assertThrows(IllegalStateException.class, () -> store.exportAll(null, export -> {
+                throw stop;
+            })));
+            assertEquals(5, store.sessionCount(null), "the store stays usable after a failing sink");
+        }
+    }
+
+    @Test
+    void deleteOrphansChildrenKeepsGrandchildrenAndRemovesMessagesWithTheirIndexRows() throws Exception {
+        try (StateRepository store = TestStores.fresh(dir)) {
+            Path file = dir.resolve("state.db");
+            store.createSession("parent", "cli");
+            store.createSession(NewSession.builder("child", "cli").parentSessionId("parent").build());
+            store.createSession(NewSession.builder("grandchild", "cli").parentSessionId("child").build());
+            store.appendMessage("parent", NewMessage.of("user", "unique-parent-word"));
+            store.appendMessage("child", NewMessage.of("user", "unique-child-word"));
+            assertTrue(store.deleteSession("parent"));
+            assertTrue(store.getSession("parent").isEmpty());
+            assertNull(store.getSession("child").orElseThrow().parentSessionId());
+            assertEquals("child", store.getSession("grandchild").orElseThrow().parentSessionId());
+            assertEquals(1, store.messageCount(null));
+            assertEquals(0, TestStores.queryLong(file, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'unique'".replace("unique", "\"unique-parent-word\"")));
+            assertEquals(1, TestStores.queryLong(file, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH '\"unique-child-word\"'"));
+            assertFalse(store.deleteSession("parent"));
+            assertThrows(InvalidArgumentException.class, () -> store.deleteSession(" "));
+        }
+    }
+
+    @Test
+    void pruneDeletesOnlyOldEndedSessionsAndOrphansTheirChildren() {
+        TestStores.TickingClock clock = new TestStores.TickingClock(TestStores.EPOCH, Duration.ofMillis(1));
+        try (StateRepository store = TestStores.fresh(dir, clock)) {
+            store.createSession("old-ended", "cli");
+            store.endSession("old-ended", "cli_close");
+            store.createSession("old-live", "cli");
+            store.createSession("old-ended-slack", "slack");
+            store.endSession("old-ended-slack", "session_reset");
+            store.createSession(NewSession.builder("child-of-old", "cli").parentSessionId("old-ended").build());
+            store.appendMessage("old-ended", NewMessage.of("user", "bye"));
+            clock.advance(Duration.ofDays(10));
+            store.createSession("recent-ended", "cli");
+            store.endSession("recent-ended", "cli_close");
+            clock.advance(Duration.ofDays(1));
+
+            assertEquals(List.of("old-ended-slack", "old-ended"), SessionsTest.ids(store.pruneCandidates(10.5, null)));
+            assertEquals(List.of("old-ended"), SessionsTest.ids(store.pruneCandidates(10.5, "cli")));
+            assertEquals(List.of(), SessionsTest.ids(store.pruneCandidates(11.5, null)));
+            assertEquals(1, store.pruneSessions(10.5, "cli"));
+            assertTrue(store.getSession("old-ended").isEmpty());
+            assertTrue(store.getSession("old-ended-slack").isPresent());
+            assertNull(store.getSession("child-of-old").orElseThrow().parentSessionId());
+            assertEquals(0, store.messageCount(null));
+            assertEquals(1, store.pruneSessions(10.5, null));
+            assertEquals(List.of("recent-ended", "child-of-old", "old-live"), SessionsTest.ids(store.searchSessions(null, 10, 0)));
+            assertEquals(1, store.pruneSessions(0, null));
+            assertTrue(store.getSession("old-live").isPresent(), "live sessions are never pruned");
+            assertThrows(InvalidArgumentException.class, () -> store.pruneSessions(-1, null));
+            assertThrows(InvalidArgumentException.class, () -> store.pruneSessions(Double.NaN, null));
+        }
+    }
+
+    @Test
+    void pruneOfMoreSessionsThanSqliteHasVariablesShrinksTheLogAndVacuumReclaimsSpace() throws Exception {
+        Path file = TestStores.newDatabase(dir);
+        int sessions = 40_500;
+        try (Connection connection = TestStores.plainConnection(file)) {
+            connection.setAutoCommit(false);
+            try (PreparedStatement session = connection.prepareStatement(
+                    "INSERT INTO sessions (id, source, started_at, ended_at, end_reason, message_count) VALUES (?, 'cli', ?, ?, 'cli_close', 1)");
+                 PreparedStatement message = connection.prepareStatement(
+                         "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', ?, ?)")) {
+                for (int i = 0; i < sessions; i++) {
+                    String id = String.format("old-%06d", i);
+                    session.setString(1, id);
+                    session.setDouble(2, 1_000_000.0 + i);
+                    session.setDouble(3, 1_000_001.0 + i);
+                    session.addBatch();
+                    message.setString(1, id);
+                    message.setString(2, "message number " + i + " of an old conversation about lorem ipsum dolor sit amet");
+                    message.setDouble(3, 1_000_000.5 + i);
+                    message.addBatch();
+                }
+                session.executeBatch();
+                message.executeBatch();
+            }
+            connection.commit();
+        }
+        try (StateRepository store = StateRepository.open(file)) {
+            store.createSession("survivor", "cli");
+            long started = System.nanoTime();
+            assertEquals(sessions, store.pruneSessions(90, null));
+            System.out.printf("pruned %d sessions in %.0f ms%n", sessions, (System.nanoTime() - started) / 1e6);
+            assertEquals(1, store.sessionCount(null));
+            assertEquals(0, store.messageCount(null));
+            long wal = Files.size(Path.of(file + "-wal"));
+            assertTrue(wal < 16L * 1024 * 1024, "the log was checkpointed and truncated after the prune: " + wal + " bytes");
+            long before = Files.size(file);
+            long reclaimed = store.vacuum();
+            System.out.printf("vacuum reclaimed %d bytes (file %d -> %d)%n", reclaimed, before, Files.size(file));
+            assertTrue(reclaimed > 1_000_000, "vacuum reclaimed " + reclaimed);
+            assertEquals(before - reclaimed, Files.size(file));
+            assertEquals("survivor", store.searchSessions(null, 5, 0).get(0).id());
+        }
+        assertEquals("ok", TestStores.queryString(file, "PRAGMA integrity_check"));
+    }
+}

@@ -1,0 +1,171 @@
+package dev.hermes.state.core;
+
+import dev.hermes.state.core.lineage.LineageNode;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static dev.hermes.state.db.Tables.SESSIONS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** SPEC section 4, Lineage: compression tips, ancestors and trees, deep chains and cycles. */
+class LineageTest {
+    @TempDir
+    Path dir;
+    StateRepository store;
+    Path file;
+
+    @BeforeEach
+    void open() {
+        store = TestStores.fresh(dir);
+        file = dir.resolve("state.db");
+    }
+
+    @AfterEach
+    void close() {
+        store.close();
+    }
+
+    private void child(String id, String parent) {
+        store.createSession(NewSession.builder(id, "cli").parentSessionId(parent).build());
+    }
+
+    @Test
+    void tipFollowsCompressionChildrenAndSkipsDelegates() {
+        store.createSession("root", "cli");
+        child("delegate", "root");              // started while root was live
+        store.endSession("root", "compression");
+        child("second", "root");                // started after root ended: the continuation
+        child("side-task", "second");           // a delegate of the second one
+        store.endSession("side-task", "delegate_complete");
+        store.endSession("second", "compression");
+        child("third", "second");
+        assertEquals("third", store.compressionTip("root"));
+        assertEquals("third", store.compressionTip("second"));
+        assertEquals("third", store.compressionTip("third"));
+        assertEquals("delegate", store.compressionTip("delegate"));
+    }
+
+    @Test
+    void tipStopsAtSessionsNotEndedByCompression() {
+        store.createSession("a", "cli");
+        store.endSession("a", "branched");
+        child("b", "a");
+        assertEquals("a", store.compressionTip("a"), "only a compression end continues the chain");
+        store.createSession("lonely", "cli");
+        store.endSession("lonely", "compression");
+        assertEquals("lonely", store.compressionTip("lonely"), "a compression root without child is its own tip");
+        assertEquals("nobody", store.compressionTip("nobody"), "an unknown id is its own tip");
+    }
+
+    @Test
+    void tipTakesTheNewestChildStartedAfterTheEnd() {
+        store.createSession("root", "cli");
+        store.endSession("root", "compression");
+        child("older", "root");
+        child("newer", "root");
+        assertEquals("newer", store.compressionTip("root"));
+    }
+
+    @Test
+    void ancestorsWalkUpToTheRoot() {
+        store.createSession("r", "cli");
+        child("c", "r");
+        child("g", "c");
+        assertEquals(List.of("g:0", "c:1", "r:2"), labels(store.ancestors("g")));
+        assertEquals(List.of("r:0"), labels(store.ancestors("r")));
+        assertEquals(List.of(), store.ancestors("nobody"));
+    }
+
+    @Test
+    void treeIsDepthFirstWithSiblingsByStart() {
+        store.createSession("r", "cli");
+        child("c1", "r");
+        child("c2", "r");
+        child("g1", "c1");
+        child("g2", "c2");
+        child("gg", "g1");
+        store.createSession("unrelated", "cli");
+        assertEquals(List.of("r:0", "c1:1", "g1:2", "gg:3", "c2:1", "g2:2"), labels(store.lineageTree("r")));
+        assertEquals(List.of("c2:0", "g2:1"), labels(store.lineageTree("c2")));
+        assertEquals(List.of(), store.lineageTree("nobody"));
+    }
+
+    @Test
+    void aChain2000DeepIsWalkedCompletely() {
+        int depth = 2000;
+        long buildStart = System.nanoTime();
+        store.inWriteTransaction(dsl -> {
+            double t = 1_773_133_200.0;
+            for (int hop = 0; hop <= depth; hop++) {
+                dsl.insertInto(SESSIONS)
+                        .set(SESSIONS.ID, "chain-" + hop)
+                        .set(SESSIONS.SOURCE, "cli")
+                        .set(SESSIONS.PARENT_SESSION_ID, hop == 0 ? null : "chain-" + (hop - 1))
+                        .set(SESSIONS.STARTED_AT, Instant.ofEpochSecond((long) t + 2L * hop))
+                        .set(SESSIONS.ENDED_AT, hop == depth ? null : Instant.ofEpochSecond((long) t + 2L * hop + 1))
+                        .set(SESSIONS.END_REASON, hop == depth ? null : "compression")
+                        .execute();
+            }
+            return null;
+        });
+        System.out.printf("built a %d-deep chain in %.0f ms%n", depth, (System.nanoTime() - buildStart) / 1e6);
+        assertEquals("chain-" + depth, store.compressionTip("chain-0"));
+        long[] tipNanos = new long[20];
+        for (int i = 0; i < tipNanos.length; i++) {
+            long start = System.nanoTime();
+            store.compressionTip("chain-0");
+            tipNanos[i] = System.nanoTime() - start;
+        }
+        long ancestorsStart = System.nanoTime();
+        List<LineageNode> ancestors = store.ancestors("chain-" + depth);
+        long ancestorsNanos = System.nanoTime() - ancestorsStart;
+        long treeStart = System.nanoTime();
+        List<LineageNode> tree = store.lineageTree("chain-0");
+        long treeNanos = System.nanoTime() - treeStart;
+        Arrays.sort(tipNanos);
+        System.out.printf("depth %d: compression tip p50 %.2f ms (max %.2f), ancestors %.1f ms, tree %.1f ms%n",
+                depth, tipNanos[tipNanos.length / 2 - 1] / 1e6, tipNanos[tipNanos.length - 1] / 1e6, ancestorsNanos / 1e6, treeNanos / 1e6);
+        assertEquals(depth + 1, ancestors.size());
+        assertEquals("chain-0", ancestors.get(depth).session().id());
+        assertEquals(depth, ancestors.get(depth).depth());
+        assertEquals(depth + 1, tree.size());
+        assertEquals("chain-" + depth, tree.get(depth).session().id());
+        assertEquals(depth, tree.get(depth).depth());
+        List<RichSession> listed = store.listSessionsRich(ListSessionsQuery.defaults());
+        assertEquals(1, listed.size());
+        assertEquals("chain-" + depth, listed.get(0).session().id());
+        assertEquals("chain-0", listed.get(0).lineageRootId());
+    }
+
+    @Test
+    void parentCyclesEndTheWalksInsteadOfLoopingForever() throws Exception {
+        store.createSession("a", "cli");
+        child("b", "a");
+        // Only a hand-edited file can hold a cycle: a's parent is b, b's parent is a, both "compressed"
+        // with times that let each be the other's continuation.
+        TestStores.execute(file,
+                "UPDATE sessions SET parent_session_id = 'b', started_at = 40, ended_at = 10, end_reason = 'compression' WHERE id = 'a'",
+                "UPDATE sessions SET started_at = 20, ended_at = 30, end_reason = 'compression' WHERE id = 'b'");
+        String tip = store.compressionTip("a");
+        assertTrue(tip.equals("a") || tip.equals("b"), tip);
+        assertEquals(List.of("a:0", "b:1"), labels(store.ancestors("a")));
+        assertEquals(List.of("a:0", "b:1"), labels(store.lineageTree("a")));
+    }
+
+    static List<String> labels(List<LineageNode> nodes) {
+        List<String> labels = new ArrayList<>();
+        for (LineageNode node : nodes) {
+            labels.add(node.session().id() + ":" + node.depth());
+        }
+        return labels;
+    }
+}
