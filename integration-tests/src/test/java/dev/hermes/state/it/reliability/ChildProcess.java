@@ -1,10 +1,9 @@
 package dev.hermes.state.it.reliability;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,24 +12,25 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A separate process (a JVM running a main class of this test run, python3, the command line) whose
- * stdout is collected line by line while it runs. Only complete lines count: a process killed in
- * the middle of writing a line leaves a fragment without its newline, which is dropped, so a
- * half-written report can never be mistaken for a whole one.
+ * A separate process (a JVM running a main class of this test run, python3, ...) whose stdout and
+ * stderr go to files, so that everything it wrote before it died is kept, SIGKILL or not (a pipe
+ * read while the JDK reaps a killed process can lose its tail). Only complete lines count: a process
+ * killed in the middle of writing a line leaves a fragment without its newline, which is dropped, so
+ * a half-written report can never be mistaken for a whole one.
  */
 final class ChildProcess {
+    private static final long POLL_MILLIS = 20;
+
     private final List<String> command;
     private final Process process;
-    private final List<String> lines = new ArrayList<>();   // guarded by this
-    private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
-    private final Thread outReader;
-    private final Thread errReader;
+    private final Path stdout;
+    private final Path stderr;
 
-    private ChildProcess(List<String> command, Process process) {
+    private ChildProcess(List<String> command, Process process, Path stdout, Path stderr) {
         this.command = command;
         this.process = process;
-        this.outReader = daemon("stdout of " + command.get(command.size() - 1), () -> readLines(process.getInputStream()));
-        this.errReader = daemon("stderr", () -> copy(process.getErrorStream()));
+        this.stdout = stdout;
+        this.stderr = stderr;
     }
 
     /** {@code java [jvmOptions] -cp <this test run's class path> mainClass args}. */
@@ -47,11 +47,14 @@ final class ChildProcess {
 
     static ChildProcess start(List<String> command, Map<String, String> environment) {
         try {
-            ProcessBuilder builder = new ProcessBuilder(command);
+            Path stdout = Files.createTempFile("child", ".stdout");
+            Path stderr = Files.createTempFile("child", ".stderr");
+            stdout.toFile().deleteOnExit();
+            stderr.toFile().deleteOnExit();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(stdout.toFile()).redirectError(stderr.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
             builder.environment().putAll(environment);
-            Process process = builder.start();
-            process.getOutputStream().close();
-            return new ChildProcess(List.copyOf(command), process);
+            return new ChildProcess(List.copyOf(command), builder.start(), stdout, stderr);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + command, e);
         }
@@ -61,56 +64,47 @@ final class ChildProcess {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    /** The complete lines printed so far. */
-    synchronized List<String> lines() {
-        return List.copyOf(lines);
+    /** The complete lines written so far. */
+    List<String> lines() {
+        String text = read(stdout);
+        int end = text.lastIndexOf('\n');
+        return end < 0 ? List.of() : text.substring(0, end).lines().toList();
     }
 
-    /** Waits until the process has printed at least {@code count} complete lines; false if it ended or the time ran out first. */
-    synchronized boolean awaitLines(int count, Duration timeout) throws InterruptedException {
+    /** Waits until the process has written at least {@code count} complete lines; false if it ended or the time ran out first. */
+    boolean awaitLines(int count, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (lines.size() < count) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0 || (!process.isAlive() && !outReader.isAlive())) {
-                return lines.size() >= count;
+        while (lines().size() < count) {
+            if (System.nanoTime() > deadline || !process.isAlive()) {
+                return lines().size() >= count;
             }
-            TimeUnit.NANOSECONDS.timedWait(this, Math.min(left, TimeUnit.MILLISECONDS.toNanos(50)));
+            Thread.sleep(POLL_MILLIS);
         }
         return true;
     }
 
-    /** SIGKILL (what {@link Process#destroyForcibly()} sends on Linux), then collects what it printed before dying. */
+    /** SIGKILL (what {@link Process#destroyForcibly()} sends on Linux), and waits until it is gone. */
     void kill() throws InterruptedException {
         process.destroyForcibly();
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
             throw new AssertionError("the process did not die after SIGKILL: " + command);
         }
-        outReader.join();
-        errReader.join();
     }
 
     /** Waits for a normal end; returns the exit code. */
     int waitFor(Duration timeout) throws InterruptedException {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             process.destroyForcibly();
-            throw new AssertionError("did not end within " + timeout + ": " + command + "\nstderr: " + stderr());
+            throw new AssertionError("did not end within " + timeout + ": " + transcript());
         }
-        outReader.join();
-        errReader.join();
         return process.exitValue();
     }
 
-    boolean isAlive() {
-        return process.isAlive();
-    }
-
     String stderr() {
-        synchronized (stderr) {
-            return stderr.toString(StandardCharsets.UTF_8);
-        }
+        return read(stderr);
     }
 
-    /** Everything printed, for failure messages. */
+    /** The command's tail, its last lines and stderr, for failure messages. */
     String transcript() {
         List<String> out = lines();
         List<String> tail = out.subList(Math.max(0, out.size() - 20), out.size());
@@ -118,48 +112,12 @@ final class ChildProcess {
                 + "\n  last stdout lines: " + tail + "\n  stderr: " + stderr();
     }
 
-    private void readLines(InputStream in) {
-        try (in) {
-            ByteArrayOutputStream line = new ByteArrayOutputStream();
-            byte[] buffer = new byte[8192];
-            for (int n; (n = in.read(buffer)) > 0; ) {
-                for (int i = 0; i < n; i++) {
-                    if (buffer[i] == '\n') {
-                        addLine(line.toString(StandardCharsets.UTF_8));
-                        line.reset();
-                    } else {
-                        line.write(buffer[i]);
-                    }
-                }
-            }
-            // a fragment without its newline was cut by a kill: not a report
+    private static String read(Path file) {
+        try {
+            // not Files.readString: a process killed mid-character leaves a malformed tail, which must not throw
+            return new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
         } catch (IOException e) {
-            addLine("!! stdout read failed: " + e);
+            throw new UncheckedIOException(e);
         }
-    }
-
-    private synchronized void addLine(String line) {
-        lines.add(line);
-        notifyAll();
-    }
-
-    private void copy(InputStream in) {
-        try (in) {
-            byte[] buffer = new byte[8192];
-            for (int n; (n = in.read(buffer)) > 0; ) {
-                synchronized (stderr) {
-                    stderr.write(buffer, 0, n);
-                }
-            }
-        } catch (IOException ignored) {
-            // the process died: what was read so far is all there is
-        }
-    }
-
-    private static Thread daemon(String name, Runnable task) {
-        Thread thread = new Thread(task, name);
-        thread.setDaemon(true);
-        thread.start();
-        return thread;
     }
 }
