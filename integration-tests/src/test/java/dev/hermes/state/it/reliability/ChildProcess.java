@@ -1,5 +1,6 @@
 package dev.hermes.state.it.reliability;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -52,7 +53,7 @@ final class ChildProcess {
             stdout.toFile().deleteOnExit();
             stderr.toFile().deleteOnExit();
             ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(stdout.toFile()).redirectError(stderr.toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
             builder.environment().putAll(environment);
             return new ChildProcess(List.copyOf(command), builder.start(), stdout, stderr);
         } catch (IOException e) {

@@ -1,5 +1,6 @@
 package dev.hermes.state.it.reliability;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -52,7 +53,7 @@ final class CommandLine {
             Path out = Files.createTempFile(home, "stdout", ".txt");
             Path err = Files.createTempFile(home, "stderr", ".txt");
             ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile())
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
             builder.environment().put("HERMES_HOME", home.resolve("hermes-home").toString());
             builder.environment().put("LC_ALL", "C.UTF-8");
             Process process = builder.start();

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -282,7 +283,7 @@ class SearchFuzzTest {
         return values.get(random.nextInt(values.size()));
     }
 
-    private static List<String> distinct(Random random, int count, java.util.function.Supplier<String> generator) {
+    private static List<String> distinct(Random random, int count, Supplier<String> generator) {
         Set<String> values = new LinkedHashSet<>();
         for (int attempts = 0; values.size() < count && attempts < count * 20; attempts++) {
             values.add(generator.get());
