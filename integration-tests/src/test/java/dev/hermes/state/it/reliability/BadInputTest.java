@@ -1,0 +1,594 @@
+package dev.hermes.state.it.reliability;
+
+import dev.hermes.state.ConstraintViolationException;
+import dev.hermes.state.HermesStateException;
+import dev.hermes.state.InvalidArgumentException;
+import dev.hermes.state.StateIOException;
+import dev.hermes.state.core.ListSessionsQuery;
+import dev.hermes.state.core.Message;
+import dev.hermes.state.core.NewMessage;
+import dev.hermes.state.core.NewSession;
+import dev.hermes.state.core.Page;
+import dev.hermes.state.core.Session;
+import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.core.TokenUsage;
+import dev.hermes.state.core.search.SearchHit;
+import dev.hermes.state.core.search.SearchQuery;
+import dev.hermes.state.it.Fixtures;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.function.ThrowingSupplier;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static dev.hermes.state.db.Tables.SESSIONS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Every public operation of {@link StateRepository}, fed null, blank, over-long and unknown values
+ * and SQL-looking strings. Each call gives a typed error or a correct literal answer; none runs an
+ * injected statement or writes part of its work: the row counts and a sha256 of a logical dump of
+ * the file (schema and every row) are the same before and after every call of the first table. The
+ * second table stores SQL-looking values and reads them back exactly.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class BadInputTest {
+    private static final String NULL = null;
+    private static final String EMPTY = "";
+    private static final String BLANK = " \t ";
+    /** Far longer than any id, label or source can be. */
+    private static final String OVER_LONG = "x".repeat(10_000);
+    private static final String UNKNOWN = "no-such-session-7f3a";
+    private static final String DROP = "'; DROP TABLE sessions; --";
+    /** SQL and LIKE metacharacters, quotes and the FTS5 operator star. */
+    private static final List<String> SQL_LOOKING = List.of(DROP, "%", "_", "\\", "\"", "*");
+
+    /** Fixture session 13 ("100% done", slack) and the live end of the compression chain (MANIFEST). */
+    private static final String HUNDRED_PERCENT = "20260312_154931_9d7f08";
+    private static final String CHAIN_ROOT = "20260310_090000_8520da";
+    private static final String LIVE = "20260310_135900_0957cb";
+
+    @TempDir
+    static Path dir;
+    private Path db;
+    private StateRepository store;
+    private long literalMessageId;
+    private long percentMessageId;
+
+    @BeforeAll
+    void openAFixtureWithLiteralMetacharacters() throws Exception {
+        db = Fixtures.copy("state-v6.db", dir);
+        store = StateRepository.open(db);
+        // ids whose prefixes only match literally: as LIKE patterns "lit%", "und_" and "back\" match two each
+        for (String id : List.of("lit%1", "litX1", "und_1", "undX1", "back\\1", "backX1", "title-num")) {
+            store.createSession(id, "reliability");
+        }
+        literalMessageId = store.appendMessage("lit%1", NewMessage.of("user", "please ignore " + DROP + " thanks"));
+        percentMessageId = store.appendMessage("lit%1", NewMessage.of("user", "100% done_now \\ back \"quoted\" *star*"));
+        // titles go in with plain SQL: the lookups are tested here, setting titles in the second table
+        try (Connection connection = StoreFiles.readWrite(db);
+             PreparedStatement title = connection.prepareStatement("UPDATE sessions SET title = ? WHERE id = ?")) {
+            title.setString(1, "50% off #2");
+            title.setString(2, "title-num");
+            title.executeUpdate();
+        }
+    }
+
+    @AfterAll
+    void close() {
+        store.close();
+    }
+
+    // ------------------------------------------------------------------ the table of calls that change nothing
+
+    /** First: its expected counts are those of the fixture plus the sessions and messages added above. */
+    @TestFactory
+    @Order(1)
+    Stream<DynamicTest> badOrTrickyInputGivesATypedErrorOrALiteralAnswerAndChangesNothing() {
+        return unchangedCases().stream().map(c -> DynamicTest.dynamicTest(c.operation + ": " + c.input, () -> {
+            Fingerprint before = Fingerprint.of(db, !c.mayRewriteIndex);
+            c.outcome.check(c.call, c.toString());
+            assertEquals(before, Fingerprint.of(db, !c.mayRewriteIndex), c + ": the file's content changed");
+            if (c.mayRewriteIndex) {
+                try (Connection connection = StoreFiles.readWrite(db)) {
+                    assertEquals(null, StoreFiles.ftsIntegrityProblem(connection), c + ": FTS5 integrity-check");
+                }
+            }
+        }));
+    }
+
+    private List<Case> unchangedCases() {
+        List<Case> cases = new ArrayList<>();
+        idCases(cases);
+        listingAndCountCases(cases);
+        titleCases(cases);
+        messageCases(cases);
+        searchCases(cases);
+        lifecycleCases(cases);
+        return cases;
+    }
+
+    /** Operations keyed by a session id: null/blank/over-long are invalid, unknown and SQL-looking ids are just unknown. */
+    private void idCases(List<Case> cases) {
+        Map<String, Function<String, Object>> byId = new LinkedHashMap<>();
+        byId.put("getSession", id -> store.getSession(id));
+        byId.put("getMessages", id -> store.getMessages(id));
+        byId.put("getMessagesAsConversation", id -> store.getMessagesAsConversation(id));
+        byId.put("getSessionTitle", id -> store.getSessionTitle(id));
+        byId.put("exportSession", id -> store.exportSession(id));
+        byId.put("ancestors", id -> store.ancestors(id));
+        byId.put("lineageTree", id -> store.lineageTree(id));
+        byId.put("compressionTip", id -> store.compressionTip(id));
+        byId.put("resolveSessionId", id -> store.resolveSessionId(id));
+        byId.put("endSession", id -> store.endSession(id, "cli_close"));
+        byId.put("reopenSession", id -> voidCall(() -> store.reopenSession(id)));
+        byId.put("updateSystemPrompt", id -> voidCall(() -> store.updateSystemPrompt(id, "new prompt")));
+        byId.put("updateTokenCounts", id -> voidCall(() -> store.updateTokenCounts(id, TokenUsage.builder().inputTokens(5).build())));
+        byId.put("clearMessages", id -> voidCall(() -> store.clearMessages(id)));
+        byId.put("setSessionTitle", id -> store.setSessionTitle(id, "a fresh title"));
+        byId.put("deleteSession", id -> store.deleteSession(id));
+        byId.put("appendMessage", id -> store.appendMessage(id, NewMessage.of("user", "hello")));
+        byId.put("appendMessages", id -> store.appendMessages(id, List.of(NewMessage.of("user", "a"), NewMessage.of("user", "b"))));
+        byId.put("getMessagesPage", id -> store.getMessagesPage(id, null, 10));
+        byId.put("ensureSession", id -> voidCall(() -> store.ensureSession(id, "cli", null)));
+        byId.put("createSession", id -> store.createSession(id, "cli"));
+
+        for (var operation : byId.entrySet()) {
+            String name = operation.getKey();
+            var call = operation.getValue();
+            for (String invalid : Arrays.asList(NULL, EMPTY, BLANK, OVER_LONG)) {
+                cases.add(new Case(name, describe(invalid), () -> call.apply(invalid), rejects(InvalidArgumentException.class)));
+            }
+            if (name.equals("ensureSession") || name.equals("createSession")) {
+                continue; // with a new id they create a session: the second table
+            }
+            List<String> unknownIds = new ArrayList<>(SQL_LOOKING);
+            unknownIds.add(UNKNOWN);
+            for (String unknown : unknownIds) {
+                cases.add(new Case(name, "unknown id " + describe(unknown), () -> call.apply(unknown), unknownIdOutcome(name, unknown)));
+            }
+        }
+        // prefixes match literally
+        cases.add(new Case("resolveSessionId", "prefix 'lit%'", () -> store.resolveSessionId("lit%"), returns(Optional.of("lit%1"))));
+        cases.add(new Case("resolveSessionId", "prefix 'und_'", () -> store.resolveSessionId("und_"), returns(Optional.of("und_1"))));
+        cases.add(new Case("resolveSessionId", "prefix 'back\\'", () -> store.resolveSessionId("back\\"), returns(Optional.of("back\\1"))));
+        cases.add(new Case("resolveSessionId", "prefix 'lit' (two match)", () -> store.resolveSessionId("lit"), returns(Optional.empty())));
+        cases.add(new Case("compressionTip", "the chain's root", () -> store.compressionTip(CHAIN_ROOT), returns(LIVE)));
+    }
+
+    private static Outcome unknownIdOutcome(String operation, String id) {
+        return switch (operation) {
+            case "getSession", "getSessionTitle", "exportSession", "resolveSessionId" -> returns(Optional.empty());
+            case "getMessages", "getMessagesAsConversation", "ancestors", "lineageTree" -> returns(List.of());
+            case "compressionTip" -> returns(id);
+            case "endSession", "setSessionTitle", "deleteSession" -> returns(false);
+            case "reopenSession", "updateSystemPrompt", "updateTokenCounts", "clearMessages" -> returns(null);
+            case "appendMessage", "appendMessages" -> rejects(ConstraintViolationException.class);
+            case "getMessagesPage" -> satisfies("an empty last page",
+                    page -> ((Page<?>) page).items().isEmpty() && ((Page<?>) page).nextCursor().isEmpty());
+            default -> throw new IllegalArgumentException(operation);
+        };
+    }
+
+    private void listingAndCountCases(List<Case> cases) {
+        cases.add(new Case("sessionCount", "null source (all)", () -> store.sessionCount(null), returns(37L)));
+        cases.add(new Case("sessionCount", "over-long source", () -> store.sessionCount(OVER_LONG), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("messageCount", "null (all)", () -> store.messageCount(null), returns(97L)));
+        cases.add(new Case("messageCount", "over-long id", () -> store.messageCount(OVER_LONG), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("searchSessions", "limit -1", () -> store.searchSessions(null, -1, 0), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("searchSessions", "offset -1", () -> store.searchSessions(null, 20, -1), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("searchSessions", "over-long source", () -> store.searchSessions(OVER_LONG, 20, 0), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("listSessionsRich", "null query", () -> store.listSessionsRich(null), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("listSessionsRich", "limit -1", () -> store.listSessionsRich(ListSessionsQuery.builder().limit(-1).build()),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("listSessionsRich", "offset -1", () -> store.listSessionsRich(ListSessionsQuery.builder().offset(-1).build()),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("listSessionsRich", "over-long source", () -> store.listSessionsRich(ListSessionsQuery.builder().source(OVER_LONG).build()),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("listSessionsRich", "blank excluded source",
+                () -> store.listSessionsRich(ListSessionsQuery.builder().excludeSources(List.of(BLANK)).build()),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("listSessionsRich", "a null excluded source",
+                () -> store.listSessionsRich(ListSessionsQuery.builder().excludeSources(Arrays.asList("cli", null)).build()),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("listSessionsRichPage", "null query", () -> store.listSessionsRichPage(null, null),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("listSessionsRichPage", "limit 0", () -> store.listSessionsRichPage(ListSessionsQuery.builder().limit(0).build(), null),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("getMessagesPage", "limit 0", () -> store.getMessagesPage(LIVE, null, 0), rejects(InvalidArgumentException.class)));
+        for (String sql : SQL_LOOKING) {
+            cases.add(new Case("sessionCount", "source " + describe(sql), () -> store.sessionCount(sql), returns(0L)));
+            cases.add(new Case("messageCount", "session id " + describe(sql), () -> store.messageCount(sql), returns(0L)));
+            cases.add(new Case("searchSessions", "source " + describe(sql), () -> store.searchSessions(sql, 20, 0), returns(List.of())));
+            cases.add(new Case("listSessionsRich", "source " + describe(sql),
+                    () -> store.listSessionsRich(ListSessionsQuery.builder().source(sql).build()), returns(List.of())));
+            cases.add(new Case("listSessionsRich", "excluded source " + describe(sql) + " excludes nothing",
+                    () -> store.listSessionsRich(ListSessionsQuery.builder().excludeSources(List.of(sql)).limit(100).build()).size(),
+                    returns(store.listSessionsRich(ListSessionsQuery.builder().limit(100).build()).size())));
+            cases.add(new Case("listSessionsRichPage", "cursor " + describe(sql),
+                    () -> store.listSessionsRichPage(ListSessionsQuery.defaults(), sql), rejects(InvalidArgumentException.class)));
+            cases.add(new Case("getMessagesPage", "cursor " + describe(sql),
+                    () -> store.getMessagesPage(LIVE, sql, 10), rejects(InvalidArgumentException.class)));
+            cases.add(new Case("pruneCandidates", "source " + describe(sql), () -> store.pruneCandidates(0, sql), returns(List.of())));
+            cases.add(new Case("pruneSessions", "source " + describe(sql), () -> store.pruneSessions(0, sql), returns(0)));
+            cases.add(new Case("exportAll", "source " + describe(sql), () -> store.exportAll(sql, export -> fail("exported " + export)),
+                    returns(0L)));
+        }
+        // a well-formed cursor that carries an SQL-looking session id: the id is a bound value
+        String craftedCursor = Base64.getUrlEncoder().withoutPadding().encodeToString(
+                ("s1:" + Long.toHexString(Double.doubleToLongBits(1.0e10)) + ":" + DROP).getBytes(StandardCharsets.UTF_8));
+        cases.add(new Case("listSessionsRichPage", "a crafted cursor holding " + DROP,
+                () -> store.listSessionsRichPage(ListSessionsQuery.defaults(), craftedCursor).items().size(), returns(20)));
+        for (double days : new double[] {-1, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+            cases.add(new Case("pruneSessions", "older than " + days + " days", () -> store.pruneSessions(days, null),
+                    rejects(InvalidArgumentException.class)));
+            cases.add(new Case("pruneCandidates", "older than " + days + " days", () -> store.pruneCandidates(days, null),
+                    rejects(InvalidArgumentException.class)));
+        }
+        cases.add(new Case("pruneSessions", "over-long source", () -> store.pruneSessions(0, OVER_LONG), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("exportAll", "null sink", () -> store.exportAll(null, null), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("exportAll", "over-long source", () -> store.exportAll(OVER_LONG, export -> { }), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("exportAll", "a sink that throws", () -> store.exportAll(null, export -> {
+            throw new IllegalStateException("disk full");
+        }), rejects(IllegalStateException.class)));
+    }
+
+    private void titleCases(List<Case> cases) {
+        cases.add(new Case("getSessionByTitle", "null", () -> store.getSessionByTitle(null), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("resolveSessionByTitle", "null", () -> store.resolveSessionByTitle(null), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("nextTitleInLineage", "null", () -> store.nextTitleInLineage(null), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("getSessionByTitle", "over-long", () -> store.getSessionByTitle(OVER_LONG), returns(Optional.empty())));
+        cases.add(new Case("getSessionByTitle", "'100% done'", () -> store.getSessionByTitle("100% done").map(Session::id),
+                returns(Optional.of(HUNDRED_PERCENT))));
+        cases.add(new Case("getSessionByTitle", "'100_ done'", () -> store.getSessionByTitle("100_ done"), returns(Optional.empty())));
+        cases.add(new Case("resolveSessionByTitle", "'100% done'", () -> store.resolveSessionByTitle("100% done"),
+                returns(Optional.of(HUNDRED_PERCENT))));
+        cases.add(new Case("resolveSessionByTitle", "'100_ done'", () -> store.resolveSessionByTitle("100_ done"), returns(Optional.empty())));
+        cases.add(new Case("resolveSessionByTitle", "'100%'", () -> store.resolveSessionByTitle("100%"), returns(Optional.empty())));
+        cases.add(new Case("resolveSessionByTitle", "'test%project'", () -> store.resolveSessionByTitle("test%project"), returns(Optional.empty())));
+        cases.add(new Case("resolveSessionByTitle", "'50% off' (numbered)", () -> store.resolveSessionByTitle("50% off"),
+                returns(Optional.of("title-num"))));
+        cases.add(new Case("resolveSessionByTitle", "'50_ off'", () -> store.resolveSessionByTitle("50_ off"), returns(Optional.empty())));
+        cases.add(new Case("nextTitleInLineage", "'50% off'", () -> store.nextTitleInLineage("50% off"), returns("50% off #3")));
+        cases.add(new Case("nextTitleInLineage", "'50_ off'", () -> store.nextTitleInLineage("50_ off"), returns("50_ off")));
+        cases.add(new Case("nextTitleInLineage", "'my project'", () -> store.nextTitleInLineage("my project"), returns("my project #5")));
+        for (String sql : SQL_LOOKING) {
+            cases.add(new Case("getSessionByTitle", describe(sql), () -> store.getSessionByTitle(sql), returns(Optional.empty())));
+            cases.add(new Case("resolveSessionByTitle", describe(sql), () -> store.resolveSessionByTitle(sql), returns(Optional.empty())));
+            cases.add(new Case("nextTitleInLineage", describe(sql), () -> store.nextTitleInLineage(sql), returns(sql)));
+        }
+        String tooLong = "t".repeat(101);
+        cases.add(new Case("setSessionTitle", "101 characters", () -> store.setSessionTitle(LIVE, tooLong),
+                rejectsWith(InvalidArgumentException.class, "Title too long (101 chars, max 100)")));
+        cases.add(new Case("setSessionTitle", "101 emoji", () -> store.setSessionTitle(LIVE, "🚀".repeat(101)),
+                rejectsWith(InvalidArgumentException.class, "Title too long (101 chars, max 100)")));
+        cases.add(new Case("setSessionTitle", "another session's title", () -> store.setSessionTitle(LIVE, "100% done"),
+                rejectsWith(InvalidArgumentException.class, "Title '100% done' is already in use by session " + HUNDRED_PERCENT)));
+    }
+
+    private void messageCases(List<Case> cases) {
+        List<Object> cycle = new ArrayList<>();
+        cycle.add(cycle);
+        Map<String, NewMessage> badMessages = new LinkedHashMap<>();
+        badMessages.put("null message", null);
+        badMessages.put("null role", NewMessage.of(null, "hello"));
+        badMessages.put("blank role", NewMessage.of(BLANK, "hello"));
+        badMessages.put("over-long role", NewMessage.of(OVER_LONG, "hello"));
+        badMessages.put("over-long tool name", NewMessage.builder("tool").toolName(OVER_LONG).content("x").build());
+        badMessages.put("tool calls that are not JSON", NewMessage.builder("assistant").toolCalls(new Object()).build());
+        badMessages.put("tool calls that contain themselves", NewMessage.builder("assistant").toolCalls(cycle).build());
+        badMessages.put("reasoning details that are not JSON", NewMessage.builder("assistant").reasoningDetails(new Object()).build());
+        for (var bad : badMessages.entrySet()) {
+            cases.add(new Case("appendMessage", bad.getKey(), () -> store.appendMessage(LIVE, bad.getValue()),
+                    rejects(InvalidArgumentException.class)));
+            // the bad message comes last: nothing of the good ones before it may be written
+            cases.add(new Case("appendMessages", "good, good, then " + bad.getKey(), () -> store.appendMessages(LIVE,
+                    Arrays.asList(NewMessage.of("user", "one"), NewMessage.of("assistant", "two"), bad.getValue())),
+                    rejects(InvalidArgumentException.class)));
+        }
+        cases.add(new Case("appendMessage", "content over 64 MiB", () -> store.appendMessage(LIVE,
+                NewMessage.of("user", "x".repeat(64 * 1024 * 1024 + 1))), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("appendMessages", "null list", () -> store.appendMessages(LIVE, null), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("appendMessages", "empty list", () -> store.appendMessages(LIVE, List.of()), returns(List.of())));
+
+        cases.add(new Case("createSession", "null NewSession", () -> store.createSession(null), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("createSession", "null source", () -> store.createSession("new-1", null), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("createSession", "blank source", () -> store.createSession("new-1", BLANK), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("createSession", "unknown parent", () -> store.createSession(NewSession.builder("new-1", "cli")
+                .parentSessionId(UNKNOWN).build()), rejects(ConstraintViolationException.class)));
+        cases.add(new Case("createSession", "SQL-looking parent", () -> store.createSession(NewSession.builder("new-1", "cli")
+                .parentSessionId(DROP).build()), rejects(ConstraintViolationException.class)));
+        cases.add(new Case("createSession", "blank parent", () -> store.createSession(NewSession.builder("new-1", "cli")
+                .parentSessionId(BLANK).build()), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("createSession", "model config that is not JSON", () -> store.createSession(NewSession.builder("new-1", "cli")
+                .modelConfig(new Object()).build()), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("createSession", "existing id (first row wins)", () -> store.createSession(NewSession.builder(LIVE, "discord")
+                .model("other").build()), returns(LIVE)));
+        cases.add(new Case("ensureSession", "existing id (never overwrites)", () -> voidCall(() -> store.ensureSession(LIVE, "discord", "other")),
+                returns(null)));
+        cases.add(new Case("ensureSession", "blank source", () -> voidCall(() -> store.ensureSession("new-1", BLANK, null)),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("endSession", "null reason", () -> store.endSession(LIVE, null), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("endSession", "blank reason", () -> store.endSession(LIVE, BLANK), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("endSession", "an ended session (the first end wins)", () -> store.endSession(CHAIN_ROOT, "cli_close"), returns(false)));
+        cases.add(new Case("updateTokenCounts", "null usage", () -> voidCall(() -> store.updateTokenCounts(LIVE, null)),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("updateTokenCounts", "negative input tokens", () -> voidCall(() -> store.updateTokenCounts(LIVE,
+                TokenUsage.builder().inputTokens(-1).outputTokens(10).build())), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("updateTokenCounts", "NaN estimated cost", () -> voidCall(() -> store.updateTokenCounts(LIVE,
+                TokenUsage.builder().inputTokens(10).estimatedCostUsd(Double.NaN).build())), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("updateTokenCounts", "infinite actual cost", () -> voidCall(() -> store.updateTokenCounts(LIVE,
+                TokenUsage.builder().inputTokens(10).actualCostUsd(Double.POSITIVE_INFINITY).build())), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("updateTokenCounts", "over-long model", () -> voidCall(() -> store.updateTokenCounts(LIVE,
+                TokenUsage.builder().inputTokens(10).model(OVER_LONG).build())), rejects(InvalidArgumentException.class)));
+    }
+
+    private void searchCases(List<Case> cases) {
+        cases.add(new Case("searchMessages", "null SearchQuery", () -> store.searchMessages(null), rejects(InvalidArgumentException.class)));
+        for (String nothing : Arrays.asList(NULL, EMPTY, BLANK)) {
+            cases.add(new Case("searchMessages", "query " + describe(nothing), () -> store.searchMessages(SearchQuery.of(nothing)),
+                    returns(List.of())));
+        }
+        cases.add(new Case("searchMessages", "limit -1", () -> store.searchMessages(SearchQuery.builder("docker").limit(-1).build()),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("searchMessages", "offset -1", () -> store.searchMessages(SearchQuery.builder("docker").offset(-1).build()),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("searchMessages", "a null source in the filter", () -> store.searchMessages(SearchQuery.builder("docker")
+                .sourceFilter(Arrays.asList("cli", null)).build()), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("searchMessages", "an empty source filter matches nothing", () -> store.searchMessages(SearchQuery.builder("docker")
+                .sourceFilter(List.of()).build()), returns(List.of())));
+        cases.add(new Case("searchMessages", "over-long query", () -> store.searchMessages(SearchQuery.of("docker ".repeat(20_000))),
+                satisfies("no error", hits -> hits instanceof List<?>)));
+        cases.add(new Case("searchMessages", describe(DROP) + " finds the message quoting it",
+                () -> ids(store.searchMessages(SearchQuery.builder(DROP).limit(100).build())),
+                satisfies("the message quoting it among the hits", ids -> ((List<?>) ids).contains(literalMessageId))));
+        for (String sql : SQL_LOOKING.subList(1, SQL_LOOKING.size())) {
+            // these characters are not words: at most the one message that contains them may be found, never everything
+            cases.add(new Case("searchMessages", describe(sql), () -> ids(store.searchMessages(SearchQuery.builder(sql).limit(1000).build())),
+                    satisfies("nothing, or only the message containing it", ids -> Set.of(percentMessageId).containsAll((List<?>) ids))));
+            cases.add(new Case("searchMessages", "source filter " + describe(sql), () -> store.searchMessages(SearchQuery.builder("docker")
+                    .sourceFilter(List.of(sql)).build()), returns(List.of())));
+            cases.add(new Case("searchMessages", "role filter " + describe(sql), () -> store.searchMessages(SearchQuery.builder("docker")
+                    .roleFilter(List.of(sql)).build()), returns(List.of())));
+        }
+    }
+
+    private void lifecycleCases(List<Case> cases) {
+        cases.add(new Case("path", "no arguments", () -> store.path(), returns(Optional.of(db))));
+        cases.add(new Case("isReadOnly", "no arguments", () -> store.isReadOnly(), returns(false)));
+        cases.add(new Case("checkpoint", "no arguments", () -> voidCall(() -> store.checkpoint()), returns(null)));
+        cases.add(new Case("vacuum", "no arguments (content unchanged)", () -> store.vacuum(),
+                satisfies("a byte count >= 0", bytes -> (Long) bytes >= 0), true));
+        cases.add(new Case("inWriteTransaction", "null work", () -> store.inWriteTransaction(null), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("inWriteTransaction", "work that fails after writing", () -> store.inWriteTransaction(dsl -> {
+            dsl.update(SESSIONS).set(SESSIONS.TITLE, (String) null).execute();
+            throw new IllegalStateException("the application changed its mind");
+        }), rejects(IllegalStateException.class)));
+        cases.add(new Case("dsl", "an UPDATE through the read-only context", () -> store.dsl().update(SESSIONS)
+                .set(SESSIONS.TITLE, (String) null).execute(),
+                rejects(HermesStateException.class)));
+        cases.add(new Case("dsl", "DROP TABLE through the read-only context", () -> store.dsl().execute("DROP TABLE sessions"),
+                rejects(HermesStateException.class)));
+    }
+
+    // ------------------------------------------------------------------ SQL-looking values stored literally
+
+    @TestFactory
+    @Order(2)
+    Stream<DynamicTest> sqlLookingValuesAreStoredAndReadBackLiterally() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (int i = 0; i < SQL_LOOKING.size(); i++) {
+            String value = SQL_LOOKING.get(i);
+            String id = "literal " + i + " " + value;
+            String parent = value + i;
+            tests.add(DynamicTest.dynamicTest("write " + describe(value), () -> {
+                Map<String, Long> before = StoreFiles.rowCounts(db);
+                store.ensureSession(parent, value, value);
+                store.createSession(NewSession.builder(id, value).model(value).systemPrompt(value).userId(value)
+                        .parentSessionId(parent).build());
+                long messageId = store.appendMessage(id, NewMessage.builder("assistant").content(value).toolName(value)
+                        .toolCallId(value).finishReason(value).reasoning(value).toolCalls(List.of(Map.of("id", value))).build());
+                store.updateSystemPrompt(id, value + " prompt");
+                store.updateTokenCounts(id, TokenUsage.builder().inputTokens(1).model(value).costStatus(value)
+                        .billingProvider(value).build());
+                assertTrue(store.setSessionTitle(id, "title " + value));
+                assertTrue(store.endSession(id, value));
+
+                Session session = store.getSession(id).orElseThrow();
+                assertEquals(List.of(id, value, value, value, value + " prompt", parent, value, value, value, "title " + value, 1L, 1L),
+                        List.of(session.id(), session.source(), session.userId(), session.model(), session.systemPrompt(),
+                                session.parentSessionId(), session.endReason(), session.costStatus(), session.billingProvider(),
+                                session.title(), session.messageCount(), session.toolCallCount()));
+                assertEquals(Optional.of(id), store.getSessionByTitle("title " + value).map(Session::id));
+                assertEquals(Optional.of(id), store.resolveSessionByTitle("title " + value));
+                assertEquals(Optional.of(id), store.resolveSessionId(id));
+                Message message = store.getMessages(id).get(0);
+                assertEquals(List.of(messageId, value, value, value, value, value),
+                        List.of(message.id(), message.content(), message.toolName(), message.toolCallId(), message.finishReason(),
+                                message.reasoning()));
+                assertEquals(List.of(Map.of("id", value)), message.toolCalls());
+                assertEquals(value, store.getSession(parent).orElseThrow().source());
+
+                Map<String, Long> after = StoreFiles.rowCounts(db);
+                assertEquals(before.get("sessions") + 2, after.get("sessions"), "two sessions more, nothing dropped");
+                assertEquals(before.get("messages") + 1, after.get("messages"), "one message more");
+                assertEquals(before.keySet(), after.keySet(), "the same tables");
+                assertEquals("ok", integrity());
+            }));
+        }
+        return tests.stream();
+    }
+
+    // ------------------------------------------------------------------ read-only and closed stores, coverage
+
+    @Test
+    void writesThroughAReadOnlyStoreAreRefusedAndTheFileIsUntouched() throws Exception {
+        String sha = Fixtures.sha256(db);
+        try (StateRepository readOnly = StateRepository.openReadOnly(db)) {
+            List<Executable> writes = List.of(
+                    () -> readOnly.createSession("ro-1", "cli"),
+                    () -> readOnly.ensureSession("ro-1", "cli", null),
+                    () -> readOnly.appendMessage(LIVE, NewMessage.of("user", "x")),
+                    () -> readOnly.appendMessages(LIVE, List.of(NewMessage.of("user", "x"))),
+                    () -> readOnly.endSession(LIVE, "cli_close"),
+                    () -> readOnly.reopenSession(CHAIN_ROOT),
+                    () -> readOnly.updateSystemPrompt(LIVE, "x"),
+                    () -> readOnly.updateTokenCounts(LIVE, TokenUsage.builder().inputTokens(1).build()),
+                    () -> readOnly.clearMessages(LIVE),
+                    () -> readOnly.setSessionTitle(LIVE, "x"),
+                    () -> readOnly.deleteSession(LIVE),
+                    () -> readOnly.pruneSessions(0, null),
+                    () -> readOnly.inWriteTransaction(dsl -> dsl.update(SESSIONS).set(SESSIONS.TITLE, (String) null).execute()),
+                    () -> readOnly.dsl().update(SESSIONS).set(SESSIONS.TITLE, (String) null).execute(),
+                    () -> readOnly.vacuum());
+            for (Executable write : writes) {
+                assertInstanceOf(HermesStateException.class, assertThrows(RuntimeException.class, write));
+            }
+            assertEquals(Optional.of(LIVE), readOnly.getSession(LIVE).map(Session::id));
+        }
+        assertEquals(sha, Fixtures.sha256(db));
+    }
+
+    @Test
+    void aClosedStoreRefusesEveryCallWithATypedError() {
+        StateRepository closed = StateRepository.open(db);
+        closed.close();
+        closed.close(); // idempotent
+        assertThrows(StateIOException.class, () -> closed.getSession(LIVE));
+        assertThrows(StateIOException.class, () -> closed.appendMessage(LIVE, NewMessage.of("user", "x")));
+        assertThrows(StateIOException.class, () -> closed.listSessionsRich(ListSessionsQuery.defaults()));
+    }
+
+    @Test
+    void openingWithoutAPathIsATypedError() {
+        assertThrows(InvalidArgumentException.class, () -> StateRepository.open((Path) null));
+        assertThrows(InvalidArgumentException.class, () -> StateRepository.openReadOnly(null));
+    }
+
+    /** The tables above must name every public operation: a new one fails here until its bad input is covered. */
+    @Test
+    void everyPublicOperationIsCovered() {
+        Set<String> covered = new TreeSet<>();
+        unchangedCases().forEach(c -> covered.add(c.operation));
+        // exercised by the other tests of this class
+        covered.addAll(List.of("close", "open", "openReadOnly", "ensureSession", "createSession"));
+        // no input to check: the default location and the builder's entry point
+        covered.addAll(List.of("defaultPath", "builder"));
+        Set<String> operations = Arrays.stream(StateRepository.class.getDeclaredMethods())
+                .filter(method -> Modifier.isPublic(method.getModifiers()) && !method.isSynthetic())
+                .map(Method::getName)
+                .collect(Collectors.toCollection(TreeSet::new));
+        operations.removeAll(covered);
+        assertEquals(Set.of(), operations, "public operations without bad-input cases");
+    }
+
+    // ------------------------------------------------------------------ the table's machinery
+
+    /**
+     * One call with its input and what it must give. {@code mayRewriteIndex}: the call may rewrite the
+     * FTS5 index's storage (VACUUM merges it first) but not what it says, so its shadow tables are left
+     * out of the fingerprint and FTS5's integrity-check vouches for the index instead.
+     */
+    private record Case(String operation, String input, ThrowingSupplier<Object> call, Outcome outcome, boolean mayRewriteIndex) {
+        Case(String operation, String input, ThrowingSupplier<Object> call, Outcome outcome) {
+            this(operation, input, call, outcome, false);
+        }
+
+        @Override
+        public String toString() {
+            return operation + "(" + input + ")";
+        }
+    }
+
+    @FunctionalInterface
+    private interface Outcome {
+        void check(ThrowingSupplier<Object> call, String what) throws Throwable;
+    }
+
+    private static Outcome rejects(Class<? extends RuntimeException> type) {
+        return (call, what) -> assertThrows(type, call::get, what + " must fail with " + type.getSimpleName());
+    }
+
+    private static Outcome rejectsWith(Class<? extends RuntimeException> type, String message) {
+        return (call, what) -> assertEquals(message, assertThrows(type, call::get, what).getMessage(), what);
+    }
+
+    private static Outcome returns(Object expected) {
+        return (call, what) -> assertEquals(expected, call.get(), what);
+    }
+
+    private static Outcome satisfies(String description, Predicate<Object> check) {
+        return (call, what) -> {
+            Object result = call.get();
+            assertTrue(check.test(result), what + " must give " + description + ", gave " + result);
+        };
+    }
+
+    private static Object voidCall(Runnable call) {
+        call.run();
+        return null;
+    }
+
+    private static List<Long> ids(List<SearchHit> hits) {
+        return hits.stream().map(SearchHit::id).toList();
+    }
+
+    private static String describe(String value) {
+        if (value == null) {
+            return "null";
+        }
+        if (value.length() > 40) {
+            return "'" + value.substring(0, 10) + "...' (" + value.length() + " chars)";
+        }
+        return "'" + value.replace("\t", "\\t") + "'";
+    }
+
+    private String integrity() throws Exception {
+        try (Connection connection = StoreFiles.readOnly(db)) {
+            return StoreFiles.integrityCheck(connection);
+        }
+    }
+
+    /** What a reader can see of the file: a sha256 of the logical dump and every table's row count. */
+    private record Fingerprint(String dumpSha256, Map<String, Long> rowCounts) {
+        static Fingerprint of(Path db, boolean withIndexStorage) throws Exception {
+            Map<String, Long> counts = StoreFiles.rowCounts(db);
+            if (!withIndexStorage) {
+                counts.keySet().removeIf(table -> table.startsWith("messages_fts_"));
+            }
+            return new Fingerprint(StoreFiles.logicalDumpSha256(db, withIndexStorage), counts);
+        }
+    }
+}

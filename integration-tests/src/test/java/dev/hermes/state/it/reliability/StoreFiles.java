@@ -1,0 +1,203 @@
+package dev.hermes.state.it.reliability;
+
+import org.sqlite.SQLiteConfig;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What a state.db really holds, read with plain sqlite-jdbc connections opened independently of the
+ * code under test: the integrity checks, the session counters recomputed from the message rows, and
+ * a logical dump to compare two states of a file.
+ */
+final class StoreFiles {
+    /**
+     * What Hermes adds to tool_call_count for one stored row: tool results count nothing; otherwise a
+     * JSON array counts its elements and any other JSON value counts 1. (An empty map also counts 1
+     * but is stored as NULL, so the suite's writers never send one.)
+     */
+    static final String TOOL_CALLS_OF_ROW = "CASE WHEN m.role = 'tool' OR m.tool_calls IS NULL THEN 0"
+            + " WHEN json_type(m.tool_calls) = 'array' THEN json_array_length(m.tool_calls) ELSE 1 END";
+
+    /** The tables whose rows make up a store's content (FTS5 shadow tables included, Liquibase's excluded). */
+    private static final String CONTENT_TABLES = "SELECT name FROM sqlite_master WHERE type = 'table'"
+            + " AND sql NOT LIKE 'CREATE VIRTUAL%' AND name NOT LIKE 'DATABASECHANGELOG%' ORDER BY name";
+    /** The same without the FTS5 index's own storage, whose layout an 'optimize' may rewrite without changing what it says. */
+    private static final String CONTENT_TABLES_WITHOUT_INDEX = "SELECT name FROM sqlite_master WHERE type = 'table'"
+            + " AND sql NOT LIKE 'CREATE VIRTUAL%' AND name NOT LIKE 'DATABASECHANGELOG%'"
+            + " AND name NOT LIKE 'messages\\_fts\\_%' ESCAPE '\\' ORDER BY name";
+
+    private StoreFiles() {
+    }
+
+    /** A read-only connection: cannot change the file (it may still read a live WAL). */
+    static Connection readOnly(Path db) throws SQLException {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setReadOnly(true);
+        config.setBusyTimeout(10_000);
+        return DriverManager.getConnection("jdbc:sqlite:" + db.toAbsolutePath(), config.toProperties());
+    }
+
+    /** A read-write connection, for the FTS5 integrity-check command (an INSERT in form, it changes nothing). */
+    static Connection readWrite(Path db) throws SQLException {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setBusyTimeout(10_000);
+        return DriverManager.getConnection("jdbc:sqlite:" + db.toAbsolutePath(), config.toProperties());
+    }
+
+    /** {@code PRAGMA integrity_check}: "ok", or the list of problems. */
+    static String integrityCheck(Connection connection) throws SQLException {
+        List<String> problems = new ArrayList<>();
+        for (List<Object> row : rows(connection, "PRAGMA integrity_check")) {
+            problems.add(String.valueOf(row.get(0)));
+        }
+        return String.join("\n", problems);
+    }
+
+    /**
+     * FTS5's own check with rank 1: the index is consistent and matches the messages table it
+     * indexes (an index row for every message, none for a deleted one). Null when it passes,
+     * otherwise SQLite's message.
+     */
+    static String ftsIntegrityProblem(Connection connection) {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("INSERT INTO messages_fts(messages_fts, rank) VALUES ('integrity-check', 1)");
+            return null;
+        } catch (SQLException e) {
+            return e.getMessage();
+        }
+    }
+
+    /** Sessions whose message_count or tool_call_count differ from what their rows say, as readable lines. */
+    static List<String> counterMismatches(Connection connection) throws SQLException {
+        List<String> mismatches = new ArrayList<>();
+        for (List<Object> row : rows(connection, "SELECT s.id, s.message_count, s.tool_call_count,"
+                + " (SELECT count(*) FROM messages m WHERE m.session_id = s.id),"
+                + " (SELECT coalesce(sum(" + TOOL_CALLS_OF_ROW + "), 0) FROM messages m WHERE m.session_id = s.id)"
+                + " FROM sessions s ORDER BY s.id")) {
+            long messageCount = number(row.get(1));
+            long toolCallCount = number(row.get(2));
+            long rows = number(row.get(3));
+            long toolCalls = number(row.get(4));
+            if (messageCount != rows || toolCallCount != toolCalls) {
+                mismatches.add(row.get(0) + ": message_count " + messageCount + " vs " + rows + " rows, tool_call_count "
+                        + toolCallCount + " vs " + toolCalls + " in its rows");
+            }
+        }
+        return mismatches;
+    }
+
+    /** message id → session id of every message. */
+    static Map<Long, String> messageSessions(Connection connection) throws SQLException {
+        Map<Long, String> sessions = new HashMap<>();
+        for (List<Object> row : rows(connection, "SELECT id, session_id FROM messages")) {
+            sessions.put(number(row.get(0)), (String) row.get(1));
+        }
+        return sessions;
+    }
+
+    /** Row count of every content table (the FTS index's shadow tables included). */
+    static Map<String, Long> rowCounts(Path db) throws SQLException {
+        Map<String, Long> counts = new TreeMap<>();
+        try (Connection connection = readOnly(db)) {
+            for (List<Object> table : rows(connection, CONTENT_TABLES)) {
+                String name = (String) table.get(0);
+                counts.put(name, number(rows(connection, "SELECT count(*) FROM \"" + name + "\"").get(0).get(0)));
+            }
+        }
+        return counts;
+    }
+
+    /**
+     * sha256 over the schema (every object's SQL) and every row of every content table in a fixed
+     * order: equal before and after a call means the call changed nothing a reader could see.
+     */
+    static String logicalDumpSha256(Path db) throws SQLException {
+        return logicalDumpSha256(db, true);
+    }
+
+    /**
+     * As {@link #logicalDumpSha256(Path)}; without {@code withIndexStorage} the FTS5 index's shadow
+     * tables are left out (check the index with {@link #ftsIntegrityProblem} instead).
+     */
+    static String logicalDumpSha256(Path db, boolean withIndexStorage) throws SQLException {
+        MessageDigest digest = sha256();
+        try (Connection connection = readOnly(db)) {
+            for (List<Object> object : rows(connection, "SELECT type, name, tbl_name, sql FROM sqlite_master"
+                    + " WHERE name NOT LIKE 'DATABASECHANGELOG%' ORDER BY type, name")) {
+                digest.update((object + "\n").getBytes(StandardCharsets.UTF_8));
+            }
+            for (List<Object> table : rows(connection, withIndexStorage ? CONTENT_TABLES : CONTENT_TABLES_WITHOUT_INDEX)) {
+                String name = (String) table.get(0);
+                digest.update(("== " + name + "\n").getBytes(StandardCharsets.UTF_8));
+                for (List<Object> row : rows(connection, "SELECT * FROM \"" + name + "\" ORDER BY " + allColumns(connection, name))) {
+                    digest.update((row + "\n").getBytes(StandardCharsets.UTF_8));
+                }
+            }
+        }
+        return HexFormat.of().formatHex(digest.digest());
+    }
+
+    /** "1, 2, ..., n" for a table of n columns: a total order for rows without a single-column key. */
+    private static String allColumns(Connection connection, String table) throws SQLException {
+        long columns = number(rows(connection, "SELECT count(*) FROM pragma_table_info(?)", table).get(0).get(0));
+        StringBuilder order = new StringBuilder("1");
+        for (int c = 2; c <= columns; c++) {
+            order.append(", ").append(c);
+        }
+        return order.toString();
+    }
+
+    static List<List<Object>> rows(Path db, String sql, Object... parameters) throws SQLException {
+        try (Connection connection = readOnly(db)) {
+            return rows(connection, sql, parameters);
+        }
+    }
+
+    static List<List<Object>> rows(Connection connection, String sql, Object... parameters) throws SQLException {
+        List<List<Object>> rows = new ArrayList<>();
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i]);
+            }
+            try (ResultSet result = statement.executeQuery()) {
+                int columns = result.getMetaData().getColumnCount();
+                while (result.next()) {
+                    List<Object> row = new ArrayList<>(columns);
+                    for (int c = 1; c <= columns; c++) {
+                        Object value = result.getObject(c);
+                        row.add(value instanceof byte[] bytes ? HexFormat.of().formatHex(bytes) : value);
+                    }
+                    rows.add(row);
+                }
+            }
+        }
+        return rows;
+    }
+
+    static long number(Object value) {
+        return value == null ? 0 : ((Number) value).longValue();
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
