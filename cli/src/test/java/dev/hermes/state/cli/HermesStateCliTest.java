@@ -41,6 +41,19 @@ class HermesStateCliTest {
     }
 
     @Test
+    void everySubcommandAnswersHelpWithItsUsageAndExitsZero() {
+        for (String[] args : new String[][] {
+                {"sessions", "--help"}, {"sessions", "list", "--help"}, {"sessions", "prune", "-h"},
+                {"search", "--help"}, {"migrate", "-h"}, {"rpc", "--help"}, {"bench", "--help"}}) {
+            Result result = run(args);
+            String command = String.join(" ", args).replaceFirst(" -(-help|h)$", "");
+            assertEquals(0, result.exitCode(), String.join(" ", args) + ": " + result.err());
+            assertTrue(result.out().startsWith("Usage: hermes-state " + command), result.out());
+            assertEquals("", result.err());
+        }
+    }
+
+    @Test
     void noCommandIsAUsageError() {
         Result result = run();
         assertEquals(2, result.exitCode());
