@@ -123,7 +123,6 @@ public final class HermesStateCli implements Callable<Integer> {
                 commandLine.addSubcommand(name, command.get());
             }
         });
-        withHelpOptions(commandLine);
         commandLine
                 .setCaseInsensitiveEnumValuesAllowed(true)
                 .setOut(new PrintWriter(out, true, StandardCharsets.UTF_8))
@@ -132,16 +131,6 @@ public final class HermesStateCli implements Callable<Integer> {
         int exitCode = commandLine.execute(args);
         out.flush();
         return exitCode;
-    }
-
-    /** Every command and subcommand answers {@code -h}/{@code --help} (and {@code -V}/{@code --version}). */
-    private static void withHelpOptions(CommandLine command) {
-        for (CommandLine subcommand : command.getSubcommands().values()) {
-            if (!(subcommand.getCommand() instanceof CommandLine.HelpCommand)) {
-                subcommand.getCommandSpec().mixinStandardHelpOptions(true);
-                withHelpOptions(subcommand);
-            }
-        }
     }
 
     private static Map<String, Supplier<Object>> commands() {

@@ -13,7 +13,7 @@ import java.util.concurrent.Callable;
  * {@code bench}: the W1-W9 workload of BENCHMARK.md with its raw-JDBC baseline, run by the
  * benchmarks module in a fresh work folder; prints one table and writes the result file.
  */
-@Command(name = "bench", description = {
+@Command(mixinStandardHelpOptions = true, name = "bench", description = {
         "Run the benchmark workload W1-W9 (BENCHMARK.md) against a new database, with a raw-JDBC baseline in the "
                 + "same run; print the table and write the JSON result file.",
         "Full size (5,000 sessions x 40 messages) takes several minutes; --quick is 500 sessions."})

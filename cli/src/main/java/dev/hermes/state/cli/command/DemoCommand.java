@@ -30,7 +30,7 @@ import java.util.concurrent.Callable;
  * sessions (only when it has none, so re-running adds nothing) and tours what the tool does, each
  * step headed by the command that shows it.
  */
-@Command(name = "demo", description = {
+@Command(mixinStandardHelpOptions = true, name = "demo", description = {
         "A guided tour on a sample database: the session list, a search with highlighted hits, a compression "
                 + "chain as a tree, statistics. The database (default " + DemoCommand.DEFAULT_LOCATION + " under the "
                 + "current folder, or --db) is filled once with sample sessions when it has none; re-running reuses it."})

@@ -22,7 +22,7 @@ import java.util.concurrent.Callable;
  * and adopting a file the Python agent made (steps whose objects exist are recorded, not re-run).
  * The documented migration-only run for CI pipelines.
  */
-@Command(name = "migrate", description = {
+@Command(mixinStandardHelpOptions = true, name = "migrate", description = {
         "Bring the file to schema version 6, creating it when missing and adopting a file the Python agent made "
                 + "(existing columns and indexes are recorded, never re-created). Data is never touched.",
         "--dry-run prints the SQL that would run and changes nothing."})

@@ -19,7 +19,7 @@ import java.util.concurrent.Callable;
  * (e-mail addresses, {@code C++}, {@code chat-send}, Chinese words...); matches are highlighted in a
  * terminal and keep Hermes' {@code >>>match<<<} markers when piped.
  */
-@Command(name = "search", description = {
+@Command(mixinStandardHelpOptions = true, name = "search", description = {
         "Full-text search over all messages, best matches first. Quote phrases (\"database migration\"), use "
                 + "prefix* and OR; any other text is searched literally. Chinese, Japanese and Korean words work too.",
         "Matches are highlighted in a terminal; piped output keeps Hermes' >>>match<<< markers."})

@@ -42,7 +42,7 @@ import java.util.concurrent.Callable;
 import static dev.hermes.state.db.Tables.SESSIONS;
 
 /** {@code sessions list|show|lineage|rename|end|delete|prune|export}: the store's sessions. */
-@Command(name = "sessions", description = "List, show, rename, end, delete, prune and export sessions.",
+@Command(mixinStandardHelpOptions = true, name = "sessions", description = "List, show, rename, end, delete, prune and export sessions.",
         subcommands = CommandLine.HelpCommand.class, synopsisSubcommandLabel = "COMMAND")
 public final class SessionsCommand implements Callable<Integer> {
     @ParentCommand
@@ -57,7 +57,7 @@ public final class SessionsCommand implements Callable<Integer> {
 
     // ------------------------------------------------------------------ reading
 
-    @Command(name = "list", description = "The sessions, newest first (Hermes' rich listing: preview, last activity, "
+    @Command(mixinStandardHelpOptions = true, name = "list", description = "The sessions, newest first (Hermes' rich listing: preview, last activity, "
             + "compression chains shown as their newest session).")
     int list(@Option(names = "--source", paramLabel = "S", description = "Only this source (cli, telegram, ...).") String source,
              @Option(names = "--exclude-source", paramLabel = "S", description = "Leave out this source (repeatable).")
@@ -92,7 +92,7 @@ public final class SessionsCommand implements Callable<Integer> {
         return HermesStateCli.OK;
     }
 
-    @Command(name = "show", description = "One session with all its messages.")
+    @Command(mixinStandardHelpOptions = true, name = "show", description = "One session with all its messages.")
     int show(@Parameters(paramLabel = "ID-OR-PREFIX-OR-TITLE", description = "A session id, a unique id prefix, or a title.")
              String reference,
              @Option(names = "--full", description = "Print long messages whole (default: the first "
@@ -112,7 +112,7 @@ public final class SessionsCommand implements Callable<Integer> {
         return HermesStateCli.OK;
     }
 
-    @Command(name = "lineage", description = "The tree the session belongs to, root first: compression continuations, "
+    @Command(mixinStandardHelpOptions = true, name = "lineage", description = "The tree the session belongs to, root first: compression continuations, "
             + "delegates and branches.")
     int lineage(@Parameters(paramLabel = "ID", description = "A session id, a unique id prefix, or a title.") String reference) {
         String id;
@@ -140,7 +140,7 @@ public final class SessionsCommand implements Callable<Integer> {
 
     // ------------------------------------------------------------------ changing
 
-    @Command(name = "rename", description = "Set a session's title (an empty TITLE clears it). Titles are unique.")
+    @Command(mixinStandardHelpOptions = true, name = "rename", description = "Set a session's title (an empty TITLE clears it). Titles are unique.")
     int rename(@Parameters(index = "0", paramLabel = "ID", description = "A session id or unique id prefix.") String reference,
                @Parameters(index = "1", paramLabel = "TITLE") String title) {
         String id;
@@ -166,7 +166,7 @@ public final class SessionsCommand implements Callable<Integer> {
         return HermesStateCli.OK;
     }
 
-    @Command(name = "end", description = "End a live session with a reason (compression, cli_close, session_reset, ...). "
+    @Command(mixinStandardHelpOptions = true, name = "end", description = "End a live session with a reason (compression, cli_close, session_reset, ...). "
             + "An already ended session keeps its first end.")
     int end(@Parameters(index = "0", paramLabel = "ID", description = "A session id or unique id prefix.") String reference,
             @Parameters(index = "1", paramLabel = "REASON") String reason) {
@@ -194,7 +194,7 @@ public final class SessionsCommand implements Callable<Integer> {
         return HermesStateCli.OK;
     }
 
-    @Command(name = "delete", description = "Delete a session and its messages; its children become roots.")
+    @Command(mixinStandardHelpOptions = true, name = "delete", description = "Delete a session and its messages; its children become roots.")
     int delete(@Parameters(paramLabel = "ID", description = "A session id or unique id prefix.") String reference) {
         String id;
         long messages;
@@ -221,7 +221,7 @@ public final class SessionsCommand implements Callable<Integer> {
         return HermesStateCli.OK;
     }
 
-    @Command(name = "prune", description = "Delete ended sessions started more than DAYS ago (live sessions are never pruned).")
+    @Command(mixinStandardHelpOptions = true, name = "prune", description = "Delete ended sessions started more than DAYS ago (live sessions are never pruned).")
     int prune(@Option(names = "--older-than", paramLabel = "DAYS", required = true,
                       description = "Age in days (fractions allowed).") double days,
               @Option(names = "--source", paramLabel = "S", description = "Only sessions of this source.") String source,
@@ -291,7 +291,7 @@ public final class SessionsCommand implements Callable<Integer> {
 
     // ------------------------------------------------------------------ export
 
-    @Command(name = "export", description = "Export sessions as JSON lines (one session with its messages per line), "
+    @Command(mixinStandardHelpOptions = true, name = "export", description = "Export sessions as JSON lines (one session with its messages per line), "
             + "streaming: memory stays flat whatever the size of the file.")
     int export(@Parameters(paramLabel = "ID", arity = "0..1", description = "Only this session (id, unique prefix or title).")
                String reference,

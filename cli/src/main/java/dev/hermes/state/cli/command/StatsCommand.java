@@ -12,7 +12,7 @@ import picocli.CommandLine.ParentCommand;
 import java.util.concurrent.Callable;
 
 /** {@code stats}: sessions and messages per source, tokens and costs per model, the largest sessions. */
-@Command(name = "stats", description = "Counts per source, tokens and costs per model, largest sessions.")
+@Command(mixinStandardHelpOptions = true, name = "stats", description = "Counts per source, tokens and costs per model, largest sessions.")
 public final class StatsCommand implements Callable<Integer> {
     @ParentCommand
     private HermesStateCli cli;

@@ -31,7 +31,7 @@ import static dev.hermes.state.db.Tables.SESSIONS;
  * Liquibase (the migrator's inspection and two counts on a read-only connection), so it also works
  * on a file this version must not migrate: an older one not yet adopted or a newer one.
  */
-@Command(name = "status", description = "Schema version, applied and pending migration steps, journal mode, "
+@Command(mixinStandardHelpOptions = true, name = "status", description = "Schema version, applied and pending migration steps, journal mode, "
         + "counts and file size. Never writes.")
 public final class StatusCommand implements Callable<Integer> {
     @ParentCommand
