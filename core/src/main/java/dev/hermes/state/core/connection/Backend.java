@@ -50,6 +50,9 @@ public interface Backend {
     /** True for failures that mean "another connection holds the lock": the whole transaction may be retried. */
     boolean isRetryable(Throwable failure);
 
+    /** True for a write refused because a referenced row (a parent session, a session) does not exist. */
+    boolean isForeignKeyViolation(Throwable failure);
+
     /** The typed exception of the public API for a failure; {@code what} says what was being done. */
     HermesStateException translate(Throwable failure, String what);
 

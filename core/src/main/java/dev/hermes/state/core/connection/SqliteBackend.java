@@ -10,6 +10,8 @@ import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 import org.sqlite.BusyHandler;
 import org.sqlite.SQLiteConnection;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -90,6 +92,17 @@ public final class SqliteBackend implements Backend {
     @Override
     public boolean isRetryable(Throwable failure) {
         return SqliteErrors.isBusy(failure);
+    }
+
+    /** By SQLite's extended result code SQLITE_CONSTRAINT_FOREIGNKEY (787), not by message text. */
+    @Override
+    public boolean isForeignKeyViolation(Throwable failure) {
+        for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof SQLiteException sqlite) {
+                return sqlite.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_FOREIGNKEY;
+            }
+        }
+        return false;
     }
 
     @Override
