@@ -7,6 +7,7 @@ import dev.hermes.state.sqlite.SqliteErrors;
 import org.jooq.Condition;
 import org.jooq.Field;
 import org.jooq.SQLDialect;
+import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.sqlite.BusyHandler;
 import org.sqlite.SQLiteConnection;
@@ -146,6 +147,12 @@ public final class SqliteBackend implements Backend {
     @Override
     public <T> Field<T> unindexed(Field<T> field) {
         return DSL.field("+{0}", field.getDataType(), field);
+    }
+
+    /** The implicit rowid (sessions.id is TEXT, so it is not the rowid): the key every index ends with. */
+    @Override
+    public Field<Long> insertionOrder(Table<?> table) {
+        return DSL.field(DSL.name(table.getName(), "rowid"), Long.class);
     }
 
     @Override
