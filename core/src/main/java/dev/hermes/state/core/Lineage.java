@@ -5,11 +5,12 @@ import dev.hermes.state.core.connection.Transaction;
 import dev.hermes.state.core.lineage.LineageNode;
 import dev.hermes.state.db.tables.Sessions;
 import org.jooq.CommonTableExpression;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record;
 import org.jooq.Record2;
-import org.jooq.Record4;
+import org.jooq.Record5;
 import org.jooq.Result;
 import org.jooq.ResultQuery;
 import org.jooq.Table;
@@ -49,40 +50,50 @@ final class Lineage {
     /**
      * get_compression_tip: from {@code sessionId}, while the current session ended with
      * {@code compression}, step to its newest child that started at or after that end (delegates
-     * and branches start before it and are skipped); the last session reached. An unknown id is
-     * its own tip.
+     * and branches start before it and are skipped); the last session reached. Children started at
+     * the same moment: the first created wins, as with Hermes' {@code ORDER BY started_at DESC LIMIT 1}
+     * over the parent index. An unknown id is its own tip.
      */
     String compressionTip(Transaction transaction, String sessionId) throws SQLException {
         Result<Record> tip = tipQuery.fetch(transaction, sessionId);
         return tip.isEmpty() ? sessionId : tip.get(0).get(0, String.class);
     }
 
-    /** The walk as one recursive CTE: each step carries the id, end reason and end time of a session. */
+    /**
+     * The walk as one recursive CTE; each step carries the id, end reason and end time of a session,
+     * its hop count and the recursion bound (computed once, in the first row). A hop is one probe of
+     * idx_sessions_parent for the children that started after the end, kept when no sibling is newer
+     * (a second probe of the same index): no sort per hop, and the child's columns come from that
+     * probe, not from another lookup by id.
+     */
     private ResultQuery<?> tipQuery() {
         Sessions child = SESSIONS.as("child");
-        Sessions candidate = SESSIONS.as("candidate");
+        Sessions sibling = SESSIONS.as("sibling");
         Table<?> walkTable = DSL.table(DSL.name("walk"));
         Field<String> walkId = DSL.field(DSL.name("walk", "id"), String.class);
         Field<String> walkEndReason = DSL.field(DSL.name("walk", "end_reason"), String.class);
         Field<Double> walkEndedAt = DSL.field(DSL.name("walk", "ended_at"), Double.class);
         Field<Long> walkHops = DSL.field(DSL.name("walk", "hops"), Long.class);
+        Field<Long> walkBound = DSL.field(DSL.name("walk", "bound"), Long.class);
 
-        Field<String> newestLaterChild = DSL.select(candidate.ID).from(candidate)
-                .where(candidate.PARENT_SESSION_ID.eq(walkId))
-                .and(raw(candidate.STARTED_AT).ge(walkEndedAt))
-                .orderBy(candidate.STARTED_AT.desc())
-                .limit(DSL.inline(1))
-                .asField();
-        CommonTableExpression<Record4<String, String, Double, Long>> walk = DSL.name("walk")
-                .fields("id", "end_reason", "ended_at", "hops")
-                .as(DSL.select(SESSIONS.ID, SESSIONS.END_REASON, raw(SESSIONS.ENDED_AT), DSL.inline(0L))
+        Field<Long> childOrder = backend.insertionOrder(child);
+        Field<Long> siblingOrder = backend.insertionOrder(sibling);
+        Condition newerSibling = sibling.PARENT_SESSION_ID.eq(walkId)
+                // first, and from the index alone: the child itself is not fetched a second time
+                .and(siblingOrder.ne(childOrder))
+                .and(raw(sibling.STARTED_AT).gt(raw(child.STARTED_AT))
+                        .or(raw(sibling.STARTED_AT).eq(raw(child.STARTED_AT)).and(siblingOrder.lt(childOrder))));
+        CommonTableExpression<Record5<String, String, Double, Long, Long>> walk = DSL.name("walk")
+                .fields("id", "end_reason", "ended_at", "hops", "bound")
+                .as(DSL.select(SESSIONS.ID, SESSIONS.END_REASON, raw(SESSIONS.ENDED_AT), DSL.inline(0L), backend.chainLengthBound())
                         .from(SESSIONS)
                         .where(SESSIONS.ID.eq(DSL.param("sessionId", String.class)))
-                        .unionAll(DSL.select(child.ID, child.END_REASON, raw(child.ENDED_AT), walkHops.plus(DSL.inline(1L)))
+                        .unionAll(DSL.select(child.ID, child.END_REASON, raw(child.ENDED_AT), walkHops.plus(DSL.inline(1L)), walkBound)
                                 .from(walkTable)
-                                .join(child).on(child.ID.eq(newestLaterChild))
+                                .join(child).on(child.PARENT_SESSION_ID.eq(walkId)).and(raw(child.STARTED_AT).ge(walkEndedAt))
                                 .where(walkEndReason.eq(DSL.inline(COMPRESSION)))
-                                .and(walkHops.lt(backend.chainLengthBound()))));
+                                .and(walkHops.lt(walkBound))
+                                .andNotExists(DSL.selectOne().from(sibling).where(newerSibling))));
         return DSL.withRecursive(walk)
                 .select(walk.field("id", String.class))
                 .from(walk)

@@ -18,10 +18,10 @@ import org.jooq.Condition;
 import org.jooq.Cursor;
 import org.jooq.DSLContext;
 import org.jooq.Field;
-import org.jooq.JSON;
 import org.jooq.Record;
 import org.jooq.UpdateSetMoreStep;
 import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
 
 import javax.sql.DataSource;
 import java.math.BigInteger;
@@ -73,6 +73,26 @@ public final class StateRepository implements AutoCloseable {
             .from(MESSAGES)
             .where(MESSAGES.SESSION_ID.eq(DSL.param("sessionId", String.class)))
             .orderBy(MESSAGES.TIMESTAMP, MESSAGES.ID));
+    /** create_session and ensure_session: Hermes' INSERT OR IGNORE (an existing id wins, even with an unknown parent). */
+    private static final CachedQuery CREATE_SESSION = new CachedQuery(
+            List.of("id", "source", "userId", "model", "modelConfig", "systemPrompt", "parentId", "startedAt"), () -> DSL
+                    .insertInto(SESSIONS)
+                    .set(SESSIONS.ID, DSL.param("id", String.class))
+                    .set(SESSIONS.SOURCE, DSL.param("source", String.class))
+                    .set(SESSIONS.USER_ID, DSL.param("userId", String.class))
+                    .set(SESSIONS.MODEL, DSL.param("model", String.class))
+                    .set(SESSIONS.MODEL_CONFIG, DSL.param("modelConfig", SQLDataType.CLOB).coerce(SQLDataType.JSON))
+                    .set(SESSIONS.SYSTEM_PROMPT, DSL.param("systemPrompt", String.class))
+                    .set(SESSIONS.PARENT_SESSION_ID, DSL.param("parentId", String.class))
+                    .set(SESSIONS.STARTED_AT, DSL.param("startedAt", SQLDataType.DOUBLE).coerce(SESSIONS.STARTED_AT))
+                    .onConflictDoNothing());
+    /** end_session: the first end wins. */
+    private static final CachedQuery END_SESSION = new CachedQuery(List.of("endedAt", "endReason", "id"), () -> DSL
+            .update(SESSIONS)
+            .set(SESSIONS.ENDED_AT, DSL.param("endedAt", SQLDataType.DOUBLE).coerce(SESSIONS.ENDED_AT))
+            .set(SESSIONS.END_REASON, DSL.param("endReason", String.class))
+            .where(SESSIONS.ID.eq(DSL.param("id", String.class)))
+            .and(SESSIONS.ENDED_AT.isNull()));
 
     private final Database database;
     private final Backend backend;
@@ -165,7 +185,8 @@ public final class StateRepository implements AutoCloseable {
 
     /**
      * create_session: inserts with started_at = now; an existing id is left unchanged (insert-or-ignore:
-     * the first row wins, no error). Unknown parent → ConstraintViolationException. Returns the id.
+     * the first row wins, no error, whatever parent is given). A new session with an unknown parent →
+     * ConstraintViolationException. Returns the id.
      */
     public String createSession(NewSession session) {
         Arguments.required(session, "session");
@@ -176,27 +197,17 @@ public final class StateRepository implements AutoCloseable {
         String systemPrompt = Arguments.optionalText(session.systemPrompt(), "system prompt");
         String userId = Arguments.optionalLabel(session.userId(), "user id");
         String parent = session.parentSessionId() == null ? null : Arguments.id(session.parentSessionId(), "parent session id");
-        Instant now = now();
+        double startedAt = EPOCH_SECONDS.to(now());
         return database.write("creating session " + id, transaction -> {
-            DSLContext dsl = transaction.dsl();
-            if (exists(dsl, id)) {
-                return id;
+            try {
+                CREATE_SESSION.execute(transaction, id, source, userId, model, modelConfig, systemPrompt, parent, startedAt);
+            } catch (SQLException failure) {
+                if (parent != null && backend.isForeignKeyViolation(failure)) {
+                    throw new ConstraintViolationException("Cannot create session '" + id + "': parent session '"
+                            + parent + "' does not exist", failure);
+                }
+                throw failure;
             }
-            if (parent != null && !exists(dsl, parent)) {
-                throw new ConstraintViolationException("Cannot create session '" + id + "': parent session '"
-                        + parent + "' does not exist");
-            }
-            dsl.insertInto(SESSIONS)
-                    .set(SESSIONS.ID, id)
-                    .set(SESSIONS.SOURCE, source)
-                    .set(SESSIONS.USER_ID, userId)
-                    .set(SESSIONS.MODEL, model)
-                    .set(SESSIONS.MODEL_CONFIG, modelConfig == null ? null : JSON.json(modelConfig))
-                    .set(SESSIONS.SYSTEM_PROMPT, systemPrompt)
-                    .set(SESSIONS.PARENT_SESSION_ID, parent)
-                    .set(SESSIONS.STARTED_AT, now)
-                    .onConflictDoNothing()
-                    .execute();
             return id;
         });
     }
@@ -210,27 +221,18 @@ public final class StateRepository implements AutoCloseable {
         String sessionId = Arguments.id(id, "session id");
         String sessionSource = source == null ? "unknown" : Arguments.label(source, "source");
         String sessionModel = Arguments.optionalLabel(model, "model");
-        Instant now = now();
-        database.write("ensuring session " + sessionId, transaction -> transaction.dsl().insertInto(SESSIONS)
-                .set(SESSIONS.ID, sessionId)
-                .set(SESSIONS.SOURCE, sessionSource)
-                .set(SESSIONS.MODEL, sessionModel)
-                .set(SESSIONS.STARTED_AT, now)
-                .onConflictDoNothing()
-                .execute());
+        double startedAt = EPOCH_SECONDS.to(now());
+        database.write("ensuring session " + sessionId, transaction -> CREATE_SESSION.execute(transaction,
+                sessionId, sessionSource, null, sessionModel, null, null, null, startedAt));
     }
 
     /** end_session: sets ended_at=now and end_reason unless already ended (the first end wins); true when this call ended it. */
     public boolean endSession(String id, String endReason) {
         String sessionId = Arguments.id(id, "session id");
         String reason = Arguments.label(endReason, "end reason");
-        Instant now = now();
-        return database.write("ending session " + sessionId, transaction -> transaction.dsl().update(SESSIONS)
-                .set(SESSIONS.ENDED_AT, now)
-                .set(SESSIONS.END_REASON, reason)
-                .where(SESSIONS.ID.eq(sessionId))
-                .and(SESSIONS.ENDED_AT.isNull())
-                .execute() > 0);
+        double endedAt = EPOCH_SECONDS.to(now());
+        return database.write("ending session " + sessionId,
+                transaction -> END_SESSION.execute(transaction, endedAt, reason, sessionId) > 0);
     }
 
     /** reopen_session: clears ended_at and end_reason. */

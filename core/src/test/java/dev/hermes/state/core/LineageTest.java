@@ -75,6 +75,27 @@ class LineageTest {
         assertEquals("newer", store.compressionTip("root"));
     }
 
+    /** Newest by started_at, not by creation; at equal started_at the first created wins, as in Hermes. */
+    @Test
+    void tipOrdersChildrenByStartThenCreation() throws Exception {
+        store.createSession("root", "cli");
+        store.endSession("root", "compression");
+        child("created-first", "root");
+        child("created-second", "root");
+        child("created-third", "root");
+        double rootEnd = TestStores.queryLong(file, "SELECT CAST(ended_at AS INTEGER) FROM sessions WHERE id = 'root'");
+        TestStores.execute(file,
+                "UPDATE sessions SET started_at = " + (rootEnd + 50) + " WHERE id = 'created-first'",
+                "UPDATE sessions SET started_at = " + (rootEnd + 20) + " WHERE id IN ('created-second', 'created-third')");
+        assertEquals("created-first", store.compressionTip("root"), "the latest start wins, whatever the creation order");
+        TestStores.execute(file, "UPDATE sessions SET started_at = " + (rootEnd + 20) + " WHERE id = 'created-first'");
+        assertEquals("created-first", store.compressionTip("root"), "a tie goes to the first created");
+        TestStores.execute(file, "UPDATE sessions SET started_at = " + (rootEnd + 10) + " WHERE id = 'created-first'");
+        assertEquals("created-second", store.compressionTip("root"));
+        TestStores.execute(file, "UPDATE sessions SET started_at = " + (rootEnd - 10) + " WHERE id IN ('created-second', 'created-third')");
+        assertEquals("created-first", store.compressionTip("root"), "children started before the end are not continuations");
+    }
+
     @Test
     void ancestorsWalkUpToTheRoot() {
         store.createSession("r", "cli");

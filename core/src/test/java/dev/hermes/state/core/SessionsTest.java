@@ -74,6 +74,22 @@ class SessionsTest {
                 () -> store.createSession(NewSession.builder("child", "cli").parentSessionId("nobody").build()));
         assertEquals("Cannot create session 'child': parent session 'nobody' does not exist", error.getMessage());
         assertEquals(0, store.sessionCount(null));
+        // the refused insert leaves the writer usable: the same statement with a known parent goes through
+        store.createSession("root", "cli");
+        store.createSession(NewSession.builder("child", "cli").parentSessionId("root").build());
+        assertEquals("root", store.getSession("child").orElseThrow().parentSessionId());
+    }
+
+    /** SQLite skips the conflicting row before checking its foreign key, as Hermes' INSERT OR IGNORE does. */
+    @Test
+    void createSessionWithAnExistingIdAndAnUnknownParentIsIgnoredWithoutError() {
+        store.createSession(NewSession.builder("s1", "cli").model("first").build());
+        assertEquals("s1", store.createSession(NewSession.builder("s1", "telegram").parentSessionId("nobody").build()));
+        Session kept = store.getSession("s1").orElseThrow();
+        assertEquals("cli", kept.source());
+        assertEquals("first", kept.model());
+        assertNull(kept.parentSessionId());
+        assertEquals(1, store.sessionCount(null));
     }
 
     @Test

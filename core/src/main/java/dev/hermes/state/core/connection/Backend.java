@@ -5,6 +5,7 @@ import dev.hermes.state.core.search.MessageSearch;
 import org.jooq.Condition;
 import org.jooq.Field;
 import org.jooq.SQLDialect;
+import org.jooq.Table;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -50,6 +51,9 @@ public interface Backend {
     /** True for failures that mean "another connection holds the lock": the whole transaction may be retried. */
     boolean isRetryable(Throwable failure);
 
+    /** True for a write refused because a referenced row (a parent session, a session) does not exist. */
+    boolean isForeignKeyViolation(Throwable failure);
+
     /** The typed exception of the public API for a failure; {@code what} says what was being done. */
     HermesStateException translate(Throwable failure, String what);
 
@@ -77,6 +81,12 @@ public interface Backend {
      * then sort them all (see the rich listing's {@code parent_session_id IS NULL}).
      */
     <T> Field<T> unindexed(Field<T> field);
+
+    /**
+     * A number that grows with every row inserted into {@code table} (aliased or not): the order in
+     * which an index lists rows with equal keys, which decides ties the way Hermes' queries do.
+     */
+    Field<Long> insertionOrder(Table<?> table);
 
     /**
      * An upper bound on the length of any parent chain, cheap to compute: recursive lineage queries

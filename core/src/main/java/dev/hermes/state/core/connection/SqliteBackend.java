@@ -7,9 +7,12 @@ import dev.hermes.state.sqlite.SqliteErrors;
 import org.jooq.Condition;
 import org.jooq.Field;
 import org.jooq.SQLDialect;
+import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.sqlite.BusyHandler;
 import org.sqlite.SQLiteConnection;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -92,6 +95,17 @@ public final class SqliteBackend implements Backend {
         return SqliteErrors.isBusy(failure);
     }
 
+    /** By SQLite's extended result code SQLITE_CONSTRAINT_FOREIGNKEY (787), not by message text. */
+    @Override
+    public boolean isForeignKeyViolation(Throwable failure) {
+        for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof SQLiteException sqlite) {
+                return sqlite.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_FOREIGNKEY;
+            }
+        }
+        return false;
+    }
+
     @Override
     public HermesStateException translate(Throwable failure, String what) {
         return SqliteErrors.translate(failure, what);
@@ -133,6 +147,12 @@ public final class SqliteBackend implements Backend {
     @Override
     public <T> Field<T> unindexed(Field<T> field) {
         return DSL.field("+{0}", field.getDataType(), field);
+    }
+
+    /** The implicit rowid (sessions.id is TEXT, so it is not the rowid): the key every index ends with. */
+    @Override
+    public Field<Long> insertionOrder(Table<?> table) {
+        return DSL.field(DSL.name(table.getName(), "rowid"), Long.class);
     }
 
     @Override
