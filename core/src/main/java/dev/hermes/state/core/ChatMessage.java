@@ -10,6 +10,10 @@ import java.util.Map;
  * @param toolCalls           decoded JSON (plain Java values), null when absent/empty
  * @param reasoningDetails    decoded JSON, assistant messages only, null when absent/empty/undecodable
  * @param codexReasoningItems decoded JSON, assistant messages only, null when absent/empty/undecodable
+ * @param reasoningDetailsStored    the assistant message stores non-empty reasoning_details text, even
+ *                                  if it did not decode (or decoded to JSON null): Hermes then has the
+ *                                  key, with value None, which {@link #toMap()} reproduces
+ * @param codexReasoningItemsStored the same for codex_reasoning_items
  */
 public record ChatMessage(
         String role,
@@ -19,7 +23,9 @@ public record ChatMessage(
         /* nullable */ Object toolCalls,
         /* nullable */ String reasoning,
         /* nullable */ Object reasoningDetails,
-        /* nullable */ Object codexReasoningItems) {
+        /* nullable */ Object codexReasoningItems,
+        boolean reasoningDetailsStored,
+        boolean codexReasoningItemsStored) {
 
     /**
      * The Hermes dict: always {@code role} and {@code content} (content may be null); the other keys
@@ -41,10 +47,10 @@ public record ChatMessage(
         if (reasoning != null && !reasoning.isEmpty()) {
             map.put("reasoning", reasoning);
         }
-        if (reasoningDetails != null) {
+        if (reasoningDetailsStored || reasoningDetails != null) {
             map.put("reasoning_details", reasoningDetails);
         }
-        if (codexReasoningItems != null) {
+        if (codexReasoningItemsStored || codexReasoningItems != null) {
             map.put("codex_reasoning_items", codexReasoningItems);
         }
         return map;

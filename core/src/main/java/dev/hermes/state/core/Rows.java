@@ -76,11 +76,13 @@ final class Rows {
     /**
      * A messages row in the OpenAI chat shape ({@code get_messages_as_conversation}): tool_calls
      * decoded when non-empty (left out when not JSON); reasoning fields only for assistant messages,
-     * decoded when non-empty (null when not JSON).
+     * decoded when non-empty (present with null when not JSON, as Hermes' {@code except: None}).
      */
     static ChatMessage chatMessage(Record row) {
         String role = get(row, MESSAGES.ROLE);
         boolean assistant = "assistant".equals(role);
+        String reasoningDetails = assistant ? emptyToNull(text(get(row, MESSAGES.REASONING_DETAILS))) : null;
+        String codexReasoningItems = assistant ? emptyToNull(text(get(row, MESSAGES.CODEX_REASONING_ITEMS))) : null;
         return new ChatMessage(
                 role,
                 get(row, MESSAGES.CONTENT),
@@ -88,8 +90,10 @@ final class Rows {
                 emptyToNull(get(row, MESSAGES.TOOL_NAME)),
                 decodeOr(emptyToNull(text(get(row, MESSAGES.TOOL_CALLS))), null),
                 assistant ? emptyToNull(get(row, MESSAGES.REASONING)) : null,
-                assistant ? decodeOr(emptyToNull(text(get(row, MESSAGES.REASONING_DETAILS))), null) : null,
-                assistant ? decodeOr(emptyToNull(text(get(row, MESSAGES.CODEX_REASONING_ITEMS))), null) : null);
+                decodeOr(reasoningDetails, null),
+                decodeOr(codexReasoningItems, null),
+                reasoningDetails != null,
+                codexReasoningItems != null);
     }
 
     /** Where each column of the two tables sits in a row that selects the whole table (the usual case). */

@@ -158,7 +158,11 @@ class MessagesTest {
         store.appendMessage("s1", NewMessage.builder("tool").content("a.txt").toolName("terminal").toolCallId("call_1")
                 .reasoning("tools never show reasoning").build());
         TestStores.execute(file, "INSERT INTO messages (session_id, role, content, reasoning, reasoning_details, codex_reasoning_items, timestamp)"
-                + " VALUES ('s1', 'assistant', 'done', '', 'not json', '', 1999999999.0)");
+                + " VALUES ('s1', 'assistant', 'done', '', 'not json', '', 1999999999.0)",
+                "INSERT INTO messages (session_id, role, content, reasoning_details, codex_reasoning_items, timestamp)"
+                + " VALUES ('s1', 'assistant', 'again', 'null', '{\"unterminated', 1999999999.5)",
+                "INSERT INTO messages (session_id, role, content, reasoning_details, codex_reasoning_items, timestamp)"
+                + " VALUES ('s1', 'user', 'users never show reasoning', 'not json', '[1]', 1999999999.7)");
         List<Map<String, Object>> conversation = store.getMessagesAsConversation("s1").stream().map(ChatMessage::toMap).toList();
         assertEquals(List.of(
                 map("role", "system", "content", "rules"),
@@ -166,7 +170,10 @@ class MessagesTest {
                 map("role", "assistant", "content", "", "tool_calls", List.of(CALL), "reasoning", "need ls",
                         "reasoning_details", List.of(Map.of("t", 1)), "codex_reasoning_items", List.of(Map.of("id", "r"))),
                 map("role", "tool", "content", "a.txt", "tool_call_id", "call_1", "tool_name", "terminal"),
-                map("role", "assistant", "content", "done")), conversation);
+                // Hermes: try: m[k] = json.loads(v) except: m[k] = None -- the key stays, with null
+                map("role", "assistant", "content", "done", "reasoning_details", null),
+                map("role", "assistant", "content", "again", "reasoning_details", null, "codex_reasoning_items", null),
+                map("role", "user", "content", "users never show reasoning")), conversation);
     }
 
     @Test
