@@ -218,6 +218,10 @@ public final class SqliteFile {
         config.setBusyTimeout((int) policy.busyTimeout().toMillis());
         config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
         config.setReadOnly(readOnly);
+        // Otherwise every INSERT also runs SELECT last_insert_rowid() and leaves that result open on
+        // the statement: an extra step per insert, and a statement "in progress" that makes VACUUM
+        // fail on a connection that keeps its inserts prepared. Ids come back through RETURNING.
+        config.setGetGeneratedKeys(false);
         return config;
     }
 

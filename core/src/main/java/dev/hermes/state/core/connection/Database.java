@@ -153,6 +153,9 @@ public final class Database implements AutoCloseable {
     /** VACUUM, then a TRUNCATE checkpoint; returns how many bytes the database shrank by. */
     public long vacuum() {
         return withWriter("vacuuming the database", writer -> {
+            // VACUUM refuses to run while any statement of the connection is still stepping; a
+            // lent connection may keep one open per prepared insert (sqlite-jdbc's generated keys).
+            writer.statements().closeAll();
             backend.checkpoint(writer.jdbc(), true);
             long before = backend.databaseBytes(writer.jdbc());
             backend.vacuum(writer.jdbc());
