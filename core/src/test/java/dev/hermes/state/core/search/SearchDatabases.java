@@ -106,8 +106,7 @@ final class SearchDatabases {
             session = connection.prepareStatement(
                     "INSERT INTO sessions (id, source, model, started_at) VALUES (?, ?, ?, ?)");
             message = connection.prepareStatement(
-                    "INSERT INTO messages (session_id, role, content, tool_name, timestamp) VALUES (?, ?, ?, ?, ?)",
-                    new String[]{"id"});
+                    "INSERT INTO messages (session_id, role, content, tool_name, timestamp) VALUES (?, ?, ?, ?, ?) RETURNING id");
         }
 
         void session(String id, String source, double startedAt) throws SQLException {
@@ -128,8 +127,7 @@ final class SearchDatabases {
             message.setString(3, content);
             message.setString(4, toolName);
             message.setDouble(5, timestamp);
-            message.executeUpdate();
-            try (var keys = message.getGeneratedKeys()) {
+            try (var keys = message.executeQuery()) {
                 keys.next();
                 return keys.getLong(1);
             }
