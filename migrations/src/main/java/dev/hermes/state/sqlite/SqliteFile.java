@@ -277,6 +277,12 @@ public final class SqliteFile {
         }
     }
 
+    /** A write-ahead log beside the file with frames after its header: it may carry committed pages. */
+    private static boolean hasLog(Path file) throws IOException {
+        Path log = Path.of(file + "-wal");
+        return Files.isRegularFile(log) && Files.size(log) > WAL_HEADER_BYTES;
+    }
+
     /** Why a file is refused; {@code mayBeMomentary} when a concurrent writer can cause it for an instant. */
     private record HeaderProblem(String message, boolean mayBeMomentary) {
     }
@@ -308,6 +314,13 @@ public final class SqliteFile {
         }
         long pageCount = Integer.toUnsignedLong(buffer.getInt(28));
         boolean pageCountValid = buffer.getInt(24) == buffer.getInt(92);
+        boolean shortByWholePages = size % pageSize == 0 && pageCountValid && size < pageCount * pageSize;
+        if (shortByWholePages && hasLog(file)) {
+            // A checkpoint killed half-way: page 1 (the new size) was copied, later pages not yet.
+            // They are still in the write-ahead log, which SQLite's recovery reads them from; a log
+            // that belongs to another database is caught later, by the integrity check of foreign logs.
+            return null;
+        }
         if (size % pageSize != 0 || (pageCountValid && pageCount > 0 && size < pageCount * pageSize)) {
             return new HeaderProblem(file + " is a truncated SQLite database (" + size + " bytes, page size " + pageSize
                     + (pageCountValid ? ", " + pageCount + " pages expected" : "") + ")", true);

@@ -88,6 +88,57 @@ class SqliteFileTest {
         assertTrue(e.getMessage().contains((size / 4096) + " pages expected"), e.getMessage());
     }
 
+    /**
+     * A process killed during a checkpoint that grows the file leaves page 1 (with the new page
+     * count) copied and the pages after it not yet: the file looks cut at a page boundary, but
+     * every missing page is still in the write-ahead log, and SQLite reads it from there.
+     */
+    @Test
+    void acceptsAFileShortOfItsPageCountWhenTheLogHoldsTheMissingPages() throws Exception {
+        Path db = database("growing.db", 5);
+        Path crashed = Files.createDirectory(dir.resolve("crashed")).resolve("growing.db");
+        long pages;
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+             Statement statement = connection.createStatement()) {
+            statement.execute("PRAGMA journal_mode = WAL");
+            statement.execute("PRAGMA wal_autocheckpoint = 0");
+            statement.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200)"
+                    + " INSERT INTO t(v) SELECT printf('%.1000c', 'y') || i FROM n");
+            statement.execute("INSERT INTO t(v) SELECT v FROM t");
+            pages = single(statement, "PRAGMA page_count");
+            // the file as a kill during the next checkpoint leaves it: log intact, only page 1 copied
+            Files.copy(db, crashed);
+            Files.copy(Path.of(db + "-wal"), Path.of(crashed + "-wal"));
+        }
+        long copiedPages = Files.size(crashed) / 4096;
+        assertTrue(pages > copiedPages + 10, pages + " pages in the log, " + copiedPages + " in the file");
+        try (RandomAccessFile file = new RandomAccessFile(crashed.toFile(), "rw")) {
+            file.seek(24);
+            int changeCounter = file.readInt();
+            file.seek(28);
+            file.writeInt((int) pages);
+            file.seek(92);
+            file.writeInt(changeCounter);
+        }
+
+        Path withoutLog = Files.createDirectory(dir.resolve("no-log")).resolve("growing.db");
+        Files.copy(crashed, withoutLog); // the same file without its log really is cut short
+        NotAHermesDatabaseException e = assertThrows(NotAHermesDatabaseException.class, () -> SqliteFile.checkReadable(withoutLog));
+        assertTrue(e.getMessage().contains(pages + " pages expected"), e.getMessage());
+
+        assertTrue(SqliteFile.prepareForWriting(crashed));
+        SqliteFile.checkReadable(crashed);
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + crashed);
+             Statement statement = connection.createStatement()) {
+            assertEquals(410, single(statement, "SELECT count(*) FROM t"));
+            try (ResultSet check = statement.executeQuery("PRAGMA integrity_check")) {
+                assertTrue(check.next());
+                assertEquals("ok", check.getString(1));
+            }
+        }
+
+    }
+
     @Test
     void refusesAnImpossiblePageSize() throws Exception {
         Path db = database("page-size.db", 1);
