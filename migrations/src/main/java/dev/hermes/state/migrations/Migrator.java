@@ -177,6 +177,7 @@ public final class Migrator {
             }
             // another migrator published the file first: treat it like any existing file
         }
+        rollBackInterruptedTransaction(file, what);
         FileInspection inspection = inspectReadOnly(file);
         validate(inspection, file.toString());
         if (mode.mayTakeFastPath && inspection.isUpToDate(Changelog.changeSets(), LATEST_VERSION)) {
@@ -221,6 +222,26 @@ public final class Migrator {
         }
     }
 
+    /**
+     * A writer in rollback-journal mode (the agent's files are in that mode until something switches
+     * them to WAL) that died mid-transaction leaves a hot {@code -journal}: the next read-write
+     * connection rolls it back to the last committed state, as the agent's own next start would,
+     * but a read-only connection cannot and fails. The inspection is read-only, so a read-write
+     * connection reads the schema first and thereby does that recovery.
+     */
+    private void rollBackInterruptedTransaction(Path file, String what) {
+        if (!SqliteFile.hasRollbackJournal(file)) {
+            return;
+        }
+        retryPolicy.run(what, () -> {
+            try (Connection connection = SqliteFile.open(file, retryPolicy, false);
+                 Statement statement = connection.createStatement()) {
+                statement.executeQuery("SELECT count(*) FROM sqlite_master").close();
+                return null;
+            }
+        });
+    }
+
     private FileInspection inspectReadOnly(Path file) {
         String what = "inspecting " + file;
         boolean verifyWal = SqliteFile.hasUnindexedWal(file);
@@ -232,6 +253,13 @@ public final class Migrator {
                     checkWalBelongsToFile(connection, file);
                 }
                 return FileInspection.of(connection);
+            } catch (SQLException failure) {
+                if (SqliteErrors.primaryCode(failure) == SqliteErrors.SQLITE_READONLY && SqliteFile.hasRollbackJournal(file)) {
+                    throw new StateIOException(file + " holds a transaction that a writer left unfinished when it stopped ("
+                            + file.getFileName() + "-journal); it can only be read after a read-write open rolls it back"
+                            + " (hermes-state migrate, or the agent's next start). Nothing was written.", failure);
+                }
+                throw failure;
             } catch (NotAHermesDatabaseException refused) {
                 if (!shmExisted) {
                     // the index this inspection built now vouches for the foreign log: leave no trace

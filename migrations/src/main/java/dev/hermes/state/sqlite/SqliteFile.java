@@ -180,6 +180,19 @@ public final class SqliteFile {
         }
     }
 
+    /**
+     * True when a rollback journal with content lies beside {@code file}: a transaction of a writer
+     * in rollback-journal mode is in progress, or was left unfinished by one that died.
+     */
+    public static boolean hasRollbackJournal(Path file) {
+        Path journal = Path.of(file.toAbsolutePath() + "-journal");
+        try {
+            return Files.isRegularFile(journal) && Files.size(journal) > 0;
+        } catch (IOException unreadable) {
+            return false;
+        }
+    }
+
     private static byte[] readPrefix(Path file, int bytes) throws IOException {
         try (InputStream in = Files.newInputStream(file)) {
             return in.readNBytes(bytes);
