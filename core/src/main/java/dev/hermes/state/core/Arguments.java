@@ -2,11 +2,15 @@ package dev.hermes.state.core;
 
 import dev.hermes.state.InvalidArgumentException;
 
+import java.util.List;
+import java.util.Objects;
+
 /**
  * The argument checks of the public API, run before anything touches the database, so bad input
- * fails with one clear {@link InvalidArgumentException} and writes nothing.
+ * fails with one clear {@link InvalidArgumentException} and writes nothing. Public only for the
+ * argument records of the sub-packages ({@code search.SearchQuery}); not part of the API.
  */
-final class Arguments {
+public final class Arguments {
     /** Session ids: Hermes makes ~22-character ids; gateways make longer ones, never this long. */
     static final int MAX_ID_LENGTH = 1024;
     /** Short labels: source, role, model, end reason, tool name, tool call id, billing and cost labels. */
@@ -41,6 +45,22 @@ final class Arguments {
     /** Optional free text: null is fine. */
     static String optionalText(String value, String name) {
         return value == null ? null : maxLength(value, MAX_TEXT_LENGTH, name);
+    }
+
+    /**
+     * An optional list of strings, copied unmodifiable; null stays null. A null element is an
+     * {@link InvalidArgumentException} naming the list, where {@link List#copyOf} would throw a bare
+     * NullPointerException.
+     */
+    public static List<String> optionalListWithoutNulls(List<String> values, String name) {
+        if (values == null) {
+            return null;
+        }
+        // not values.contains(null): List.of(...) throws on a null probe
+        if (values.stream().anyMatch(Objects::isNull)) {
+            throw new InvalidArgumentException(name + " must not contain null, got " + values);
+        }
+        return List.copyOf(values);
     }
 
     static <T> T required(T value, String name) {

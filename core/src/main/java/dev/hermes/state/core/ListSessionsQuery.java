@@ -3,7 +3,6 @@ package dev.hermes.state.core;
 import dev.hermes.state.InvalidArgumentException;
 
 import java.util.List;
-import java.util.Objects;
 
 /**
  * The arguments of {@code list_sessions_rich}: Hermes defaults are limit 20, offset 0, children hidden,
@@ -18,12 +17,10 @@ public record ListSessionsQuery(
         boolean includeChildren,
         boolean projectCompressionTips) {
 
-    /** A null in {@code excludeSources} is an {@link InvalidArgumentException} (List.copyOf would throw a bare NPE). */
+    /** A null in {@code excludeSources} is an {@link InvalidArgumentException}; a null list excludes nothing. */
     public ListSessionsQuery {
-        if (excludeSources != null && excludeSources.stream().anyMatch(Objects::isNull)) {
-            throw new InvalidArgumentException("excludeSources must not contain null, got " + excludeSources);
-        }
-        excludeSources = excludeSources == null ? List.of() : List.copyOf(excludeSources);
+        excludeSources = excludeSources == null ? List.of()
+                : Arguments.optionalListWithoutNulls(excludeSources, "excludeSources");
     }
 
     /** Hermes' defaults. */

@@ -640,7 +640,7 @@ public final class StateRepository implements AutoCloseable {
      */
     public List<SearchHit> searchMessages(SearchQuery query) {
         Arguments.required(query, "query");
-        return database.read("searching messages", transaction -> backend.messageSearch().search(transaction.dsl(), query));
+        return database.read("searching messages", transaction -> backend.messageSearch().search(transaction, query));
     }
 
     // ------------------------------------------------------------------ export, delete, prune

@@ -1,12 +1,8 @@
 package dev.hermes.state.core;
 
 import dev.hermes.state.core.lineage.LineageNode;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,23 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** SPEC section 4, Lineage: compression tips, ancestors and trees, deep chains and cycles. */
-class LineageTest {
-    @TempDir
-    Path dir;
-    StateRepository store;
-    Path file;
-
-    @BeforeEach
-    void open() {
-        store = TestStores.fresh(dir);
-        file = dir.resolve("state.db");
-    }
-
-    @AfterEach
-    void close() {
-        store.close();
-    }
-
+class LineageTest extends FreshStoreTest {
     private void child(String id, String parent) {
         store.createSession(NewSession.builder(id, "cli").parentSessionId(parent).build());
     }

@@ -2,12 +2,9 @@ package dev.hermes.state.core;
 
 import dev.hermes.state.ConstraintViolationException;
 import dev.hermes.state.InvalidArgumentException;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,25 +18,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** SPEC section 4, Messages: counters, JSON storage and decoding, conversation shape, batches, pages. */
-class MessagesTest {
+class MessagesTest extends FreshStoreTest {
     static final Map<String, Object> CALL = Map.of("id", "call_1", "type", "function",
             "function", Map.of("name", "terminal", "arguments", "{\"cmd\": \"ls\"}"));
 
-    @TempDir
-    Path dir;
-    StateRepository store;
-    Path file;
-
     @BeforeEach
-    void open() {
-        store = TestStores.fresh(dir);
-        file = dir.resolve("state.db");
+    void createSessionS1() {
         store.createSession("s1", "cli");
-    }
-
-    @AfterEach
-    void close() {
-        store.close();
     }
 
     private Session session() {

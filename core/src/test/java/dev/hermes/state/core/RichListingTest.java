@@ -1,12 +1,8 @@
 package dev.hermes.state.core;
 
 import dev.hermes.state.InvalidArgumentException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,23 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** SPEC section 4, Rich listing: previews, last activity, filters, projection, keyset pages. */
-class RichListingTest {
-    @TempDir
-    Path dir;
-    StateRepository store;
-    Path file;
-
-    @BeforeEach
-    void open() {
-        store = TestStores.fresh(dir);
-        file = dir.resolve("state.db");
-    }
-
-    @AfterEach
-    void close() {
-        store.close();
-    }
-
+class RichListingTest extends FreshStoreTest {
     private String previewOf(String... userContents) {
         String id = "p" + System.nanoTime();
         store.createSession(id, "cli");
@@ -122,6 +102,11 @@ class RichListingTest {
         assertThrows(InvalidArgumentException.class, () -> store.listSessionsRich(ListSessionsQuery.builder().limit(-1).build()));
         assertThrows(InvalidArgumentException.class, () -> store.listSessionsRich(ListSessionsQuery.builder().offset(-5).build()));
         assertThrows(InvalidArgumentException.class, () -> store.listSessionsRich(ListSessionsQuery.builder().excludeSources(List.of(" ")).build()));
+        List<String> withNull = new ArrayList<>(List.of("cli"));
+        withNull.add(null);
+        assertEquals("excludeSources must not contain null, got [cli, null]", assertThrows(InvalidArgumentException.class,
+                () -> ListSessionsQuery.builder().excludeSources(withNull).build()).getMessage());
+        assertEquals(List.of("discord-root", "slack-root", "cli-root"), ids(ListSessionsQuery.builder().excludeSources(null).build()));
     }
 
     @Test

@@ -2,12 +2,8 @@ package dev.hermes.state.core;
 
 import dev.hermes.state.ConstraintViolationException;
 import dev.hermes.state.InvalidArgumentException;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,23 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** SPEC section 4, Sessions: one test per behaviour, exact values, on a fresh file. */
-class SessionsTest {
-    @TempDir
-    Path dir;
-    StateRepository store;
-    Path file;
-
-    @BeforeEach
-    void open() {
-        store = TestStores.fresh(dir);
-        file = dir.resolve("state.db");
-    }
-
-    @AfterEach
-    void close() {
-        store.close();
-    }
-
+class SessionsTest extends FreshStoreTest {
     @Test
     void createSessionStoresEveryArgumentAndStartsNow() throws Exception {
         Map<String, Object> config = new LinkedHashMap<>();

@@ -4,17 +4,42 @@ import dev.hermes.state.core.search.SearchHit;
 import dev.hermes.state.core.search.SearchQuery;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sqlite.SQLiteDataSource;
 
+import javax.sql.DataSource;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * search_messages through the store (the search itself is tested in the search package): on the
- * Python agent's version-6 file as it is, read-only, and on an adopted version-2 file.
+ * Python agent's version-6 file as it is, read-only, and on an adopted version-2 file; from several
+ * threads at once, and on an application's pooled connections. The search's statements are kept
+ * prepared on each read connection, which serves one thread at a time.
  */
 class StoreSearchTest {
+    private static final List<SearchQuery> QUERIES = List.of(SearchQuery.of("word1"), SearchQuery.of("word2 OR word3"),
+            SearchQuery.builder("word4").sourceFilter(List.of("cli")).build(),
+            SearchQuery.builder("word5").roleFilter(List.of("user")).limit(5).offset(2).build(),
+            SearchQuery.builder("word6").excludeSources(List.of("telegram")).build(),
+            SearchQuery.of("迁移"), SearchQuery.builder("迁移").sourceFilter(List.of("telegram")).limit(7).build(),
+            SearchQuery.of("nothing-here"));
+
     @TempDir
     Path dir;
 
@@ -35,6 +60,106 @@ class StoreSearchTest {
             List<SearchHit> hits = v6.searchMessages(SearchQuery.of("ENDMARKER_7f3a"));
             assertEquals("20260312_091723_9a58a3", hits.get(0).sessionId());
             assertEquals("slack", hits.get(0).source());
+        }
+    }
+
+    @Test
+    void threadsSearchingAtOnceFindWhatALoneSearchFinds() throws Exception {
+        try (StateRepository store = StateRepository.builder().path(TestStores.newDatabase(dir)).readerPoolSize(2).build()) {
+            Map<SearchQuery, List<Long>> expected = corpus(store);
+            assertEverySearchRight(store, expected, 4, 100);
+        }
+    }
+
+    /**
+     * A pool lends proxies of its connections (as HikariCP does); the store keeps the ones it takes and
+     * prepares each search statement once per connection, not once per search.
+     */
+    @Test
+    void searchesOnAnApplicationsPooledConnectionsPrepareEachStatementOncePerConnection() throws Exception {
+        SQLiteDataSource sqlite = new SQLiteDataSource();
+        sqlite.setUrl("jdbc:sqlite:" + TestStores.newDatabase(dir));
+        Map<String, Integer> prepared = new ConcurrentHashMap<>();
+        try (StateRepository store = StateRepository.builder().dataSource(countingPool(sqlite, prepared))
+                .readerPoolSize(2).build()) {
+            Map<SearchQuery, List<Long>> expected = corpus(store);
+            assertEverySearchRight(store, expected, 4, 100);
+        }
+        List<Integer> searchPrepares = prepared.entrySet().stream()
+                .filter(statement -> statement.getKey().contains("snippet")).map(Map.Entry::getValue).toList();
+        assertEquals(6, searchPrepares.size(), "shapes: FTS5 plain, by source, by role, excluding; LIKE plain, by source");
+        assertTrue(searchPrepares.stream().allMatch(count -> count <= 2), "at most once per read connection: " + searchPrepares);
+    }
+
+    /** Two sessions, 200 messages; the ids each query finds when searched alone. */
+    private static Map<SearchQuery, List<Long>> corpus(StateRepository store) {
+        store.createSession("a", "cli");
+        store.createSession("b", "telegram");
+        for (int i = 0; i < 200; i++) {
+            store.appendMessage(i % 2 == 0 ? "a" : "b", NewMessage.of(i % 3 == 0 ? "user" : "assistant",
+                    "word" + (i % 7) + " item" + i + " 数据" + (i % 5) + "迁移"));
+        }
+        Map<SearchQuery, List<Long>> expected = new LinkedHashMap<>();
+        for (SearchQuery query : QUERIES) {
+            expected.put(query, store.searchMessages(query).stream().map(SearchHit::id).toList());
+        }
+        assertEquals(20, expected.get(SearchQuery.of("word1")).size(), "29 messages hold word1, a page is 20");
+        assertEquals(20, expected.get(SearchQuery.of("迁移")).size());
+        assertEquals(7, expected.get(QUERIES.get(6)).size());
+        assertEquals(List.of(), expected.get(SearchQuery.of("nothing-here")));
+        return expected;
+    }
+
+    private static void assertEverySearchRight(StateRepository store, Map<SearchQuery, List<Long>> expected,
+                                               int threads, int rounds) throws Exception {
+        ExecutorService executor = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int offset = t;
+                futures.add(executor.submit(() -> {
+                    for (int i = 0; i < rounds; i++) {
+                        SearchQuery query = QUERIES.get((i + offset) % QUERIES.size());
+                        assertEquals(expected.get(query), store.searchMessages(query).stream().map(SearchHit::id).toList(),
+                                query.toString());
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> future : futures) {
+                future.get(2, TimeUnit.MINUTES);
+            }
+        } finally {
+            executor.shutdownNow();
+        }
+    }
+
+    /** An application's pool as the store sees it: a new proxy of a new connection on each loan; prepares counted by SQL. */
+    private static DataSource countingPool(SQLiteDataSource sqlite, Map<String, Integer> prepared) {
+        return proxy(DataSource.class, (pool, method, args) -> {
+            Object result = invoke(sqlite, method, args);
+            if (!method.getName().equals("getConnection")) {
+                return result;
+            }
+            Connection physical = (Connection) result;
+            return proxy(Connection.class, (connection, call, callArgs) -> {
+                if (call.getName().equals("prepareStatement")) {
+                    prepared.merge((String) callArgs[0], 1, Integer::sum);
+                }
+                return invoke(physical, call, callArgs);
+            });
+        });
+    }
+
+    private static <T> T proxy(Class<T> type, InvocationHandler handler) {
+        return type.cast(Proxy.newProxyInstance(StoreSearchTest.class.getClassLoader(), new Class<?>[]{type}, handler));
+    }
+
+    private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
         }
     }
 

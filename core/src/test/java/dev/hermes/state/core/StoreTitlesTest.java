@@ -2,12 +2,9 @@ package dev.hermes.state.core;
 
 import dev.hermes.state.ConstraintViolationException;
 import dev.hermes.state.InvalidArgumentException;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 
 import static dev.hermes.state.db.Tables.SESSIONS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -16,22 +13,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** SPEC section 4, Titles, through the store: setting, uniqueness, numbering, resolving. */
-class StoreTitlesTest {
-    @TempDir
-    Path dir;
-    StateRepository store;
-
+class StoreTitlesTest extends FreshStoreTest {
     @BeforeEach
-    void open() {
-        store = TestStores.fresh(dir);
+    void sessions() {
         for (String id : new String[]{"s1", "s2", "s3"}) {
             store.createSession(id, "cli");
         }
-    }
-
-    @AfterEach
-    void close() {
-        store.close();
     }
 
     @Test

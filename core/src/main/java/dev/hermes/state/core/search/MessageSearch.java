@@ -1,6 +1,6 @@
 package dev.hermes.state.core.search;
 
-import org.jooq.DSLContext;
+import dev.hermes.state.core.connection.Transaction;
 
 import java.util.List;
 
@@ -26,8 +26,9 @@ public interface MessageSearch {
     }
 
     /**
-     * Runs {@code query} on {@code reader} (a read-only connection is enough). Database failures come
-     * out as {@link dev.hermes.state.HermesStateException} subtypes; the query text never causes one.
+     * Runs {@code query} in {@code reader}, a read transaction (a read-only connection is enough), whose
+     * connection keeps the search's statements prepared. Database failures come out as
+     * {@link dev.hermes.state.HermesStateException} subtypes; the query text never causes one.
      */
-    List<SearchHit> search(DSLContext reader, SearchQuery query);
+    List<SearchHit> search(Transaction reader, SearchQuery query);
 }

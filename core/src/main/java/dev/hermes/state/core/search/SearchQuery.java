@@ -1,9 +1,9 @@
 package dev.hermes.state.core.search;
 
 import dev.hermes.state.InvalidArgumentException;
+import dev.hermes.state.core.Arguments;
 
 import java.util.List;
-import java.util.Objects;
 
 /**
  * The arguments of {@code search_messages}. {@code sourceFilter} null = any source, an empty list =
@@ -34,9 +34,9 @@ public record SearchQuery(
             throw new InvalidArgumentException("Search offset must not be negative, got " + offset);
         }
         limit = Math.min(limit, MAX_LIMIT);
-        sourceFilter = copyOf("sourceFilter", sourceFilter);
-        excludeSources = copyOf("excludeSources", excludeSources);
-        roleFilter = copyOf("roleFilter", roleFilter);
+        sourceFilter = Arguments.optionalListWithoutNulls(sourceFilter, "sourceFilter");
+        excludeSources = Arguments.optionalListWithoutNulls(excludeSources, "excludeSources");
+        roleFilter = Arguments.optionalListWithoutNulls(roleFilter, "roleFilter");
     }
 
     public static SearchQuery of(String query) {
@@ -45,17 +45,6 @@ public record SearchQuery(
 
     public static Builder builder(String query) {
         return new Builder(query);
-    }
-
-    private static List<String> copyOf(String name, List<String> values) {
-        if (values == null) {
-            return null;
-        }
-        // not values.contains(null): List.of(...) throws on a null probe
-        if (values.stream().anyMatch(Objects::isNull)) {
-            throw new InvalidArgumentException(name + " must not contain null, got " + values);
-        }
-        return List.copyOf(values);
     }
 
     public static final class Builder {

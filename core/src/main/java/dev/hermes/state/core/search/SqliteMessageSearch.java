@@ -2,6 +2,7 @@ package dev.hermes.state.core.search;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hermes.state.core.connection.Transaction;
 import dev.hermes.state.core.search.SearchHit.ContextMessage;
 import dev.hermes.state.db.tables.Messages;
 import dev.hermes.state.sqlite.SqliteErrors;
@@ -20,6 +21,7 @@ import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -41,9 +43,9 @@ import static dev.hermes.state.db.Tables.SESSIONS;
  * fallback as the page instead (newest first).
  *
  * <p>Every value is a bind parameter (the source and role lists as one JSON array each), so there are
- * 16 statement shapes: each is built with jOOQ and rendered once, then prepared once per connection
- * ({@link StatementCache}). For a selective query, rendering and compiling the SQL would cost more
- * than running it. Rows are read through the generated tables' typed fields and converters.
+ * 16 statement shapes: each is built with jOOQ and rendered once, then kept prepared on each reading
+ * connection ({@link Transaction#withStatement}). For a selective query, rendering and compiling the
+ * SQL would cost more than running it. Rows are read through the generated tables' typed fields and converters.
  */
 final class SqliteMessageSearch implements MessageSearch {
     static final SqliteMessageSearch INSTANCE = new SqliteMessageSearch();
@@ -124,13 +126,12 @@ final class SqliteMessageSearch implements MessageSearch {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Map<Shape, RenderedStatement> rendered = new ConcurrentHashMap<>();
-    private final StatementCache statements = new StatementCache();
 
     private SqliteMessageSearch() {
     }
 
     @Override
-    public List<SearchHit> search(DSLContext reader, SearchQuery query) {
+    public List<SearchHit> search(Transaction reader, SearchQuery query) {
         Objects.requireNonNull(reader, "reader");
         Objects.requireNonNull(query, "query");
         String text = query.query();
@@ -148,7 +149,7 @@ final class SqliteMessageSearch implements MessageSearch {
                         Map.of(LIKE_TEXT.getParamName(), literal, LIKE_PATTERN.getParamName(), likePattern(literal)));
             }
             return hits;
-        } catch (DataAccessException failure) {
+        } catch (SQLException | DataAccessException failure) {
             throw SqliteErrors.translate(failure, "searching messages");
         }
     }
@@ -158,7 +159,8 @@ final class SqliteMessageSearch implements MessageSearch {
      * CJK fallback, meant for when "FTS finds nothing", does not apply (Hermes would switch to the LIKE
      * results at that offset, mixing two different result lists in one paging).
      */
-    private boolean hasEarlierHits(DSLContext reader, SearchQuery query, Optional<String> expression) {
+    private boolean hasEarlierHits(Transaction reader, SearchQuery query, Optional<String> expression)
+            throws SQLException {
         if (expression.isEmpty() || query.offset() == 0) {
             return false;
         }
@@ -172,7 +174,8 @@ final class SqliteMessageSearch implements MessageSearch {
     }
 
     /** Runs the statement of the query's shape with the query's values. */
-    private List<SearchHit> run(DSLContext reader, SearchQuery query, boolean fts, Map<String, Object> textValues) {
+    private List<SearchHit> run(Transaction reader, SearchQuery query, boolean fts, Map<String, Object> textValues)
+            throws SQLException {
         Shape shape = new Shape(fts, query.sourceFilter() != null, !isEmpty(query.excludeSources()),
                 !isEmpty(query.roleFilter()));
         RenderedStatement statement = rendered.computeIfAbsent(shape, SqliteMessageSearch::render);
@@ -182,14 +185,14 @@ final class SqliteMessageSearch implements MessageSearch {
         values.put(ROLES.getParamName(), jsonArray(query.roleFilter()));
         values.put(LIMIT.getParamName(), query.limit());
         values.put(OFFSET.getParamName(), query.offset());
-        return reader.connectionResult(connection -> statements.use(connection, statement.sql(), prepared -> {
+        return reader.withStatement(statement.sql(), prepared -> {
             for (int i = 0; i < statement.parameters().size(); i++) {
                 prepared.setObject(i + 1, values.get(statement.parameters().get(i)));
             }
             try (ResultSet rows = prepared.executeQuery()) {
-                return reader.fetch(rows, RESULT_COLUMNS).map(SqliteMessageSearch::toHit);
+                return reader.dsl().fetch(rows, RESULT_COLUMNS).map(SqliteMessageSearch::toHit);
             }
-        }));
+        });
     }
 
     /** Which filters a statement has; with the page kind, this is all that changes its SQL. */

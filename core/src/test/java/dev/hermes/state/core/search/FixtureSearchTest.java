@@ -1,8 +1,8 @@
 package dev.hermes.state.core.search;
 
 import dev.hermes.state.codegen.EpochSecondsConverter;
+import dev.hermes.state.core.connection.Transaction;
 import dev.hermes.state.core.search.SearchHit.ContextMessage;
-import org.jooq.DSLContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -37,11 +37,14 @@ class FixtureSearchTest {
     private static final List<String> FIXTURES = List.of("state-v6.db", "state-v2.db");
 
     private final Map<String, Connection> connections = new HashMap<>();
+    private final Map<String, Transaction> readers = new HashMap<>();
 
     @BeforeAll
     void migrateCopies(@TempDir Path dir) throws SQLException {
         for (String fixture : FIXTURES) {
-            connections.put(fixture, SearchDatabases.open(SearchDatabases.migratedFixture(fixture, dir)));
+            Connection connection = SearchDatabases.open(SearchDatabases.migratedFixture(fixture, dir));
+            connections.put(fixture, connection);
+            readers.put(fixture, SearchDatabases.reader(connection));
         }
     }
 
@@ -168,8 +171,7 @@ class FixtureSearchTest {
     }
 
     private List<SearchHit> search(String fixture, SearchQuery query) {
-        DSLContext reader = SearchDatabases.dsl(connections.get(fixture));
-        return MessageSearch.sqlite().search(reader, query);
+        return MessageSearch.sqlite().search(readers.get(fixture), query);
     }
 
     private Instant epoch(String fixture, String sql) throws SQLException {

@@ -1,6 +1,6 @@
 package dev.hermes.state.core.search;
 
-import org.jooq.DSLContext;
+import dev.hermes.state.core.connection.Transaction;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -60,12 +60,12 @@ class Fts5QueryFuzzTest {
     private final Map<String, Set<Long>> containing = new LinkedHashMap<>();
 
     private Connection connection;
-    private DSLContext reader;
+    private Transaction reader;
 
     @BeforeAll
     void buildCorpus(@TempDir Path dir) throws SQLException {
         connection = SearchDatabases.open(SearchDatabases.newDatabase(dir));
-        reader = SearchDatabases.dsl(connection);
+        reader = SearchDatabases.reader(connection);
         Set<String> vocabulary = new LinkedHashSet<>();
         while (vocabulary.size() < 80) {
             String word = randomWord(corpusRandom);

@@ -3,8 +3,8 @@ package dev.hermes.state.core.search;
 import dev.hermes.state.ErrorType;
 import dev.hermes.state.HermesStateException;
 import dev.hermes.state.InvalidArgumentException;
+import dev.hermes.state.core.connection.Transaction;
 import dev.hermes.state.core.search.SearchHit.ContextMessage;
-import org.jooq.DSLContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,13 +31,13 @@ class MessageSearchTest {
     @TempDir
     Path dir;
     private Connection connection;
-    private DSLContext reader;
+    private Transaction reader;
     private SearchDatabases.Writer writer;
 
     @BeforeEach
     void open() throws SQLException {
         connection = SearchDatabases.open(SearchDatabases.newDatabase(dir));
-        reader = SearchDatabases.dsl(connection);
+        reader = SearchDatabases.reader(connection);
         writer = new SearchDatabases.Writer(connection);
     }
 

@@ -1,6 +1,6 @@
 package dev.hermes.state.core.search;
 
-import org.jooq.DSLContext;
+import dev.hermes.state.core.connection.Transaction;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -101,7 +101,7 @@ public final class SearchBenchmark {
 
     private static void run(String title, Connection connection, Map<String, List<String>> categories, int warmupRounds,
                             int rounds) throws SQLException {
-        DSLContext reader = SearchDatabases.dsl(connection);
+        Transaction reader = SearchDatabases.reader(connection);
         MessageSearch search = MessageSearch.sqlite();
         Map<String, Timed> implementations = new LinkedHashMap<>();
         try (PreparedStatement page = connection.prepareStatement(RAW_PAGE_SQL);
@@ -112,7 +112,7 @@ public final class SearchBenchmark {
             for (List<String> queries : categories.values()) {
                 for (String query : queries) {
                     Recorder recorder = new Recorder(connection);
-                    search.search(SearchDatabases.dsl(recorder.connection()), SearchQuery.of(query));
+                    search.search(SearchDatabases.reader(recorder.connection()), SearchQuery.of(query));
                     sameSql.put(query, connection.prepareStatement(recorder.sql));
                     sameSqlBinds.put(query, recorder.binds);
                 }
@@ -272,9 +272,6 @@ public final class SearchBenchmark {
 
         Connection connection() {
             return proxy(Connection.class, (proxy, method, args) -> {
-                if (method.getName().equals("isWrapperFor")) {
-                    return false; // so that the search prepares on this connection, not on the one behind it
-                }
                 Object result = invoke(target, method, args);
                 if (method.getName().equals("prepareStatement")) {
                     sql = (String) args[0];

@@ -3,9 +3,8 @@ package dev.hermes.state.core.search;
 import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.sqlite.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteFile;
-import org.jooq.DSLContext;
-import org.jooq.SQLDialect;
-import org.jooq.impl.DSL;
+import dev.hermes.state.core.connection.TestTransactions;
+import dev.hermes.state.core.connection.Transaction;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -93,8 +92,9 @@ final class SearchDatabases {
         return SqliteFile.open(file, RetryPolicy.HERMES, false);
     }
 
-    static DSLContext dsl(Connection connection) {
-        return DSL.using(connection, SQLDialect.SQLITE);
+    /** The search's reader on {@code connection}: its statements stay prepared there. */
+    static Transaction reader(Connection connection) {
+        return TestTransactions.over(connection);
     }
 
     /** Writes sessions and messages with explicit timestamps (epoch seconds); ids come back from SQLite. */
