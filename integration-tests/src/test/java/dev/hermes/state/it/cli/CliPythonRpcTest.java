@@ -1,10 +1,10 @@
 package dev.hermes.state.it.cli;
 
+import dev.hermes.state.it.Python;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,22 +19,9 @@ class CliPythonRpcTest {
     @TempDir
     Path dir;
 
-    private static boolean python3Available() {
-        try {
-            Process probe = new ProcessBuilder("python3", "--version").redirectErrorStream(true).start();
-            probe.getInputStream().readAllBytes();
-            return probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
     @Test
     void aPythonClientDrivesTheRpc() throws Exception {
-        Assumptions.assumeTrue(python3Available(), "python3 is not installed: skipping the Python RPC client test");
+        Assumptions.assumeTrue(Python.runs(), "python3 is not installed: skipping the Python RPC client test");
         Path script = dir.resolve("rpc_client.py");
         try (InputStream in = CliPythonRpcTest.class.getResourceAsStream("rpc_client.py")) {
             Files.write(script, in.readAllBytes());

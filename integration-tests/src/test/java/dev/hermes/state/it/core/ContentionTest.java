@@ -1,5 +1,6 @@
 package dev.hermes.state.it.core;
 
+import dev.hermes.state.it.Python;
 import dev.hermes.state.core.Message;
 import dev.hermes.state.core.Session;
 import dev.hermes.state.core.StateRepository;
@@ -88,7 +89,7 @@ class ContentionTest {
 
     @Test
     void aPythonAgentWritesAlongsideJava() throws Exception {
-        Assumptions.assumeTrue(python3Available(), "python3 is not installed: the Python-agent contention test is skipped");
+        Assumptions.assumeTrue(Python.hasSqlite3(), "python3 is not installed: the Python-agent contention test is skipped");
         Path file = dir.resolve("state.db");
         Path script = dir.resolve("agent_writer.py");
         try (InputStream source = ContentionTest.class.getResourceAsStream("agent_writer.py")) {
@@ -231,12 +232,4 @@ class ContentionTest {
         }
     }
 
-    static boolean python3Available() {
-        try {
-            Process probe = new ProcessBuilder("python3", "-c", "import sqlite3").redirectErrorStream(true).start();
-            return probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0;
-        } catch (IOException | InterruptedException e) {
-            return false;
-        }
-    }
 }

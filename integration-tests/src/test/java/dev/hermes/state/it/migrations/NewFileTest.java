@@ -1,5 +1,6 @@
 package dev.hermes.state.it.migrations;
 
+import dev.hermes.state.it.SqlRows;
 import dev.hermes.state.migrations.MigrationResult;
 import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.sqlite.RetryPolicy;
@@ -69,8 +70,8 @@ class NewFileTest {
         Migrator.create().migrate(db);
         for (boolean readOnly : new boolean[] {false, true}) {
             try (Connection connection = SqliteFile.open(db, RetryPolicy.HERMES, readOnly)) {
-                assertEquals(List.of(List.of("wal")), SqliteDb.rows(connection, "PRAGMA journal_mode"));
-                assertEquals(List.of(List.of(1)), SqliteDb.rows(connection, "PRAGMA foreign_keys"));
+                assertEquals(List.of(List.of("wal")), SqlRows.query(connection, "PRAGMA journal_mode"));
+                assertEquals(List.of(List.of(1)), SqlRows.query(connection, "PRAGMA foreign_keys"));
             }
         }
         // the mode is in the file: a plain connection sees it too, as the Python agent does
@@ -110,7 +111,7 @@ class NewFileTest {
     }
 
     private static List<String> matches(Connection connection, String query) throws SQLException {
-        return SqliteDb.rows(connection, "SELECT m.id, m.session_id FROM messages_fts JOIN messages m"
+        return SqlRows.query(connection, "SELECT m.id, m.session_id FROM messages_fts JOIN messages m"
                         + " ON m.id = messages_fts.rowid WHERE messages_fts MATCH ? ORDER BY m.id", query)
                 .stream().map(row -> row.get(0) + " (" + row.get(1) + ")").toList();
     }

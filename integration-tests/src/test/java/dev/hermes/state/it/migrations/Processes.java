@@ -105,16 +105,4 @@ final class Processes {
         });
     }
 
-    static boolean python3Available() {
-        try {
-            Process process = new ProcessBuilder("python3", "-c", "import sqlite3").redirectErrorStream(true).start();
-            process.getInputStream().readAllBytes();
-            return process.waitFor(30, TimeUnit.SECONDS) && process.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
 }

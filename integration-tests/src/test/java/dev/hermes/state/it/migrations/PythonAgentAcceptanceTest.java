@@ -1,5 +1,6 @@
 package dev.hermes.state.it.migrations;
 
+import dev.hermes.state.it.Python;
 import dev.hermes.state.migrations.Migrator;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -44,7 +45,7 @@ class PythonAgentAcceptanceTest {
 
     @BeforeAll
     static void needsPython() {
-        Assumptions.assumeTrue(Processes.python3Available(),
+        Assumptions.assumeTrue(Python.hasSqlite3(),
                 "python3 with its sqlite3 module is not on this machine: the Python agent's view cannot be checked here");
     }
 

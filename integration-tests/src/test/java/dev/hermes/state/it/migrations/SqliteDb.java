@@ -1,15 +1,13 @@
 package dev.hermes.state.it.migrations;
 
+import dev.hermes.state.it.SqlRows;
 import org.sqlite.SQLiteConfig;
 
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,29 +46,8 @@ final class SqliteDb {
 
     static List<List<Object>> rows(Path db, String sql, Object... parameters) throws SQLException {
         try (Connection connection = readOnly(db)) {
-            return rows(connection, sql, parameters);
+            return SqlRows.query(connection, sql, parameters);
         }
-    }
-
-    static List<List<Object>> rows(Connection connection, String sql, Object... parameters) throws SQLException {
-        List<List<Object>> rows = new ArrayList<>();
-        try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            for (int i = 0; i < parameters.length; i++) {
-                statement.setObject(i + 1, parameters[i]);
-            }
-            try (ResultSet result = statement.executeQuery()) {
-                int columns = result.getMetaData().getColumnCount();
-                while (result.next()) {
-                    List<Object> row = new ArrayList<>();
-                    for (int c = 1; c <= columns; c++) {
-                        Object value = result.getObject(c);
-                        row.add(value instanceof byte[] bytes ? HexFormat.of().formatHex(bytes) : value);
-                    }
-                    rows.add(row);
-                }
-            }
-        }
-        return rows;
     }
 
     static Object single(Path db, String sql, Object... parameters) throws SQLException {
@@ -128,10 +105,10 @@ final class SqliteDb {
     static Map<String, List<String>> dump(Path db) throws SQLException {
         Map<String, List<String>> tables = new LinkedHashMap<>();
         try (Connection connection = readOnly(db)) {
-            for (List<Object> table : rows(connection, "SELECT name FROM sqlite_master WHERE type = 'table'"
+            for (List<Object> table : SqlRows.query(connection, "SELECT name FROM sqlite_master WHERE type = 'table'"
                     + " AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name")) {
                 List<String> lines = new ArrayList<>();
-                for (List<Object> row : rows(connection, "SELECT * FROM \"" + table.get(0) + "\" ORDER BY 1")) {
+                for (List<Object> row : SqlRows.query(connection, "SELECT * FROM \"" + table.get(0) + "\" ORDER BY 1")) {
                     lines.add(row.toString());
                 }
                 tables.put((String) table.get(0), lines);

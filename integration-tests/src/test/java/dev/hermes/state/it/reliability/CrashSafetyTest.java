@@ -1,5 +1,6 @@
 package dev.hermes.state.it.reliability;
 
+import dev.hermes.state.it.SqlRows;
 import dev.hermes.state.core.StateRepository;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -104,7 +105,7 @@ class CrashSafetyTest {
     /** Batches of which only some messages are stored (whether or not the writer lived to report them). */
     private static List<String> tornBatches(Connection connection) throws Exception {
         Map<String, int[]> batches = new TreeMap<>(); // tag → {parts stored, size}
-        for (List<Object> row : StoreFiles.rows(connection, "SELECT content FROM messages WHERE content LIKE 'batch %'")) {
+        for (List<Object> row : SqlRows.query(connection, "SELECT content FROM messages WHERE content LIKE 'batch %'")) {
             Matcher part = BATCH_PART.matcher((String) row.get(0));
             assertTrue(part.find(), "unexpected batch content " + row.get(0));
             int[] seen = batches.computeIfAbsent(part.group(1), tag -> new int[] {0, Integer.parseInt(part.group(3))});

@@ -1,5 +1,7 @@
 package dev.hermes.state.it.reliability;
 
+import dev.hermes.state.it.SqlRows;
+import dev.hermes.state.it.Python;
 import dev.hermes.state.it.Fixtures;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -45,7 +47,7 @@ class KilledPythonWriterTest {
 
     @Test
     void aReadWriteOpenRollsBackWhatAKilledAgentLeftUnfinished() throws Exception {
-        Assumptions.assumeTrue(MixedWritersTest.python3Available(), "python3 with sqlite3 is not installed: no Python agent to kill");
+        Assumptions.assumeTrue(Python.hasSqlite3(), "python3 with sqlite3 is not installed: no Python agent to kill");
         Path db = Fixtures.copy("state-v6.db", dir);
         Map<String, Long> committed = StoreFiles.rowCounts(db);
         Path script = Files.writeString(dir.resolve("writer.py"), WRITER);
@@ -70,7 +72,7 @@ class KilledPythonWriterTest {
             assertEquals("ok", StoreFiles.integrityCheck(connection));
             assertNull(StoreFiles.ftsIntegrityProblem(connection));
             assertEquals(List.of(), StoreFiles.counterMismatches(connection));
-            assertEquals(0, StoreFiles.number(StoreFiles.rows(connection,
+            assertEquals(0, StoreFiles.number(SqlRows.query(connection,
                     "SELECT count(*) FROM messages WHERE content LIKE '%never committed'").get(0).get(0)));
         }
     }

@@ -1,5 +1,6 @@
 package dev.hermes.state.it.reliability;
 
+import dev.hermes.state.it.Python;
 import dev.hermes.state.core.ListSessionsQuery;
 import dev.hermes.state.core.RichSession;
 import dev.hermes.state.core.StateRepository;
@@ -107,7 +108,7 @@ class MixedWritersTest {
             args.addAll(SHARED);
             writers.put(name, ChildProcess.java(AppendingWriter.class, List.of("-Xmx256m"), args.toArray(String[]::new)));
         }
-        if (python3Available()) {
+        if (Python.hasSqlite3()) {
             Path script = dir.resolve("agent_writer.py");
             try (InputStream in = MixedWritersTest.class.getResourceAsStream("/reliability/agent_writer.py")) {
                 Files.copy(in, script);
@@ -120,19 +121,6 @@ class MixedWritersTest {
             System.out.println("[reliability] mixed writers: python3 with sqlite3 not found; the Python agent writer is left out");
         }
         return writers;
-    }
-
-    static boolean python3Available() {
-        try {
-            Process process = new ProcessBuilder("python3", "-c", "import sqlite3").redirectErrorStream(true).start();
-            process.getInputStream().readAllBytes();
-            return process.waitFor(30, TimeUnit.SECONDS) && process.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
     }
 
     /**

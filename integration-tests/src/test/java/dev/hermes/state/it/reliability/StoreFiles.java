@@ -1,5 +1,6 @@
 package dev.hermes.state.it.reliability;
 
+import dev.hermes.state.it.SqlRows;
 import org.sqlite.SQLiteConfig;
 
 import java.nio.charset.StandardCharsets;
@@ -8,8 +9,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -62,7 +61,7 @@ final class StoreFiles {
     /** {@code PRAGMA integrity_check}: "ok", or the list of problems. */
     static String integrityCheck(Connection connection) throws SQLException {
         List<String> problems = new ArrayList<>();
-        for (List<Object> row : rows(connection, "PRAGMA integrity_check")) {
+        for (List<Object> row : SqlRows.query(connection, "PRAGMA integrity_check")) {
             problems.add(String.valueOf(row.get(0)));
         }
         return String.join("\n", problems);
@@ -85,7 +84,7 @@ final class StoreFiles {
     /** Sessions whose message_count or tool_call_count differ from what their rows say, as readable lines. */
     static List<String> counterMismatches(Connection connection) throws SQLException {
         List<String> mismatches = new ArrayList<>();
-        for (List<Object> row : rows(connection, "SELECT s.id, s.message_count, s.tool_call_count,"
+        for (List<Object> row : SqlRows.query(connection, "SELECT s.id, s.message_count, s.tool_call_count,"
                 + " (SELECT count(*) FROM messages m WHERE m.session_id = s.id),"
                 + " (SELECT coalesce(sum(" + TOOL_CALLS_OF_ROW + "), 0) FROM messages m WHERE m.session_id = s.id)"
                 + " FROM sessions s ORDER BY s.id")) {
@@ -104,7 +103,7 @@ final class StoreFiles {
     /** message id → session id of every message. */
     static Map<Long, String> messageSessions(Connection connection) throws SQLException {
         Map<Long, String> sessions = new HashMap<>();
-        for (List<Object> row : rows(connection, "SELECT id, session_id FROM messages")) {
+        for (List<Object> row : SqlRows.query(connection, "SELECT id, session_id FROM messages")) {
             sessions.put(number(row.get(0)), (String) row.get(1));
         }
         return sessions;
@@ -114,9 +113,9 @@ final class StoreFiles {
     static Map<String, Long> rowCounts(Path db) throws SQLException {
         Map<String, Long> counts = new TreeMap<>();
         try (Connection connection = readOnly(db)) {
-            for (List<Object> table : rows(connection, CONTENT_TABLES)) {
+            for (List<Object> table : SqlRows.query(connection, CONTENT_TABLES)) {
                 String name = (String) table.get(0);
-                counts.put(name, number(rows(connection, "SELECT count(*) FROM \"" + name + "\"").get(0).get(0)));
+                counts.put(name, number(SqlRows.query(connection, "SELECT count(*) FROM \"" + name + "\"").get(0).get(0)));
             }
         }
         return counts;
@@ -137,14 +136,14 @@ final class StoreFiles {
     static String logicalDumpSha256(Path db, boolean withIndexStorage) throws SQLException {
         MessageDigest digest = sha256();
         try (Connection connection = readOnly(db)) {
-            for (List<Object> object : rows(connection, "SELECT type, name, tbl_name, sql FROM sqlite_master"
+            for (List<Object> object : SqlRows.query(connection, "SELECT type, name, tbl_name, sql FROM sqlite_master"
                     + " WHERE name NOT LIKE 'DATABASECHANGELOG%' ORDER BY type, name")) {
                 digest.update((object + "\n").getBytes(StandardCharsets.UTF_8));
             }
-            for (List<Object> table : rows(connection, withIndexStorage ? CONTENT_TABLES : CONTENT_TABLES_WITHOUT_INDEX)) {
+            for (List<Object> table : SqlRows.query(connection, withIndexStorage ? CONTENT_TABLES : CONTENT_TABLES_WITHOUT_INDEX)) {
                 String name = (String) table.get(0);
                 digest.update(("== " + name + "\n").getBytes(StandardCharsets.UTF_8));
-                for (List<Object> row : rows(connection, "SELECT * FROM \"" + name + "\" ORDER BY " + allColumns(connection, name))) {
+                for (List<Object> row : SqlRows.query(connection, "SELECT * FROM \"" + name + "\" ORDER BY " + allColumns(connection, name))) {
                     digest.update((row + "\n").getBytes(StandardCharsets.UTF_8));
                 }
             }
@@ -154,7 +153,7 @@ final class StoreFiles {
 
     /** "1, 2, ..., n" for a table of n columns: a total order for rows without a single-column key. */
     private static String allColumns(Connection connection, String table) throws SQLException {
-        long columns = number(rows(connection, "SELECT count(*) FROM pragma_table_info(?)", table).get(0).get(0));
+        long columns = number(SqlRows.query(connection, "SELECT count(*) FROM pragma_table_info(?)", table).get(0).get(0));
         StringBuilder order = new StringBuilder("1");
         for (int c = 2; c <= columns; c++) {
             order.append(", ").append(c);
@@ -164,29 +163,8 @@ final class StoreFiles {
 
     static List<List<Object>> rows(Path db, String sql, Object... parameters) throws SQLException {
         try (Connection connection = readOnly(db)) {
-            return rows(connection, sql, parameters);
+            return SqlRows.query(connection, sql, parameters);
         }
-    }
-
-    static List<List<Object>> rows(Connection connection, String sql, Object... parameters) throws SQLException {
-        List<List<Object>> rows = new ArrayList<>();
-        try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            for (int i = 0; i < parameters.length; i++) {
-                statement.setObject(i + 1, parameters[i]);
-            }
-            try (ResultSet result = statement.executeQuery()) {
-                int columns = result.getMetaData().getColumnCount();
-                while (result.next()) {
-                    List<Object> row = new ArrayList<>(columns);
-                    for (int c = 1; c <= columns; c++) {
-                        Object value = result.getObject(c);
-                        row.add(value instanceof byte[] bytes ? HexFormat.of().formatHex(bytes) : value);
-                    }
-                    rows.add(row);
-                }
-            }
-        }
-        return rows;
     }
 
     static long number(Object value) {
