@@ -1,6 +1,7 @@
 package dev.hermes.state.core;
 
 import dev.hermes.state.core.lineage.LineageNode;
+import dev.hermes.state.testsupport.Fixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The real files the Python agent wrote (shared/fixtures/hermes, see its MANIFEST.md): a version-6
+ * The real files the Python agent wrote ({@link Fixtures}, see their MANIFEST.md): a version-6
  * file opened as it is, and a version-2 file adopted on open. Expected values are the MANIFEST's.
  */
 class FixturesTest {
@@ -38,7 +39,7 @@ class FixturesTest {
 
     @Test
     void version6File() {
-        try (StateRepository store = StateRepository.open(TestStores.copyFixture("state-v6.db", dir))) {
+        try (StateRepository store = StateRepository.open(Fixtures.copy("state-v6.db", dir))) {
             checkCommonAnswers(store, 17);
             List<RichSession> rows = store.listSessionsRich(ListSessionsQuery.builder().limit(50).build());
             assertEquals(List.of("my project notes"), rows.subList(0, 1).stream().map(row -> row.session().title()).toList());
@@ -75,7 +76,7 @@ class FixturesTest {
 
     @Test
     void adoptedVersion2File() {
-        try (StateRepository store = StateRepository.open(TestStores.copyFixture("state-v2.db", dir))) {
+        try (StateRepository store = StateRepository.open(Fixtures.copy("state-v2.db", dir))) {
             checkCommonAnswers(store, 27);
             List<RichSession> rows = store.listSessionsRich(ListSessionsQuery.builder().limit(50).build());
             assertTrue(rows.stream().allMatch(row -> row.session().title() == null), "version 2 had no titles");

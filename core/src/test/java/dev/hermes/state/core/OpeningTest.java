@@ -5,21 +5,19 @@ import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.NotAHermesDatabaseException;
 import dev.hermes.state.SchemaTooNewException;
 import dev.hermes.state.StateIOException;
+import dev.hermes.state.testsupport.Command;
+import dev.hermes.state.testsupport.Fixtures;
+import dev.hermes.state.testsupport.ProcessResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sqlite.SQLiteDataSource;
 
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.HexFormat;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 import static dev.hermes.state.db.Tables.SESSIONS;
@@ -67,8 +65,8 @@ class OpeningTest {
 
     @Test
     void readOnlyNeverWritesAndRefusesWrites() throws Exception {
-        Path file = TestStores.copyFixture("state-v6.db", dir);
-        String before = sha256(file);
+        Path file = Fixtures.copy("state-v6.db", dir);
+        String before = Fixtures.sha256(file);
         try (StateRepository store = StateRepository.openReadOnly(file)) {
             assertTrue(store.isReadOnly());
             assertEquals(30, store.sessionCount(null));
@@ -80,15 +78,15 @@ class OpeningTest {
             assertThrows(StateIOException.class, store::vacuum);
             store.checkpoint(); // a no-op on a read-only store
         }
-        assertEquals(before, sha256(file));
+        assertEquals(before, Fixtures.sha256(file));
         assertFalse(Files.exists(Path.of(file + "-wal")));
     }
 
     @Test
     void aNewerSchemaOpensReadOnlyButNotReadWrite() throws Exception {
-        Path file = TestStores.copyFixture("state-v6.db", dir);
+        Path file = Fixtures.copy("state-v6.db", dir);
         TestStores.execute(file, "UPDATE schema_version SET version = 9", "ALTER TABLE sessions ADD COLUMN future_column TEXT");
-        String before = sha256(file);
+        String before = Fixtures.sha256(file);
         SchemaTooNewException tooNew = assertThrows(SchemaTooNewException.class, () -> StateRepository.open(file));
         assertEquals(9, tooNew.fileVersion());
         assertTrue(tooNew.getMessage().contains("9") && tooNew.getMessage().contains("6"), tooNew.getMessage());
@@ -97,17 +95,17 @@ class OpeningTest {
             assertEquals("my project #4", store.getSession("20260310_135900_0957cb").orElseThrow().title());
             assertEquals(26, store.listSessionsRich(ListSessionsQuery.builder().limit(50).build()).size());
         }
-        assertEquals(before, sha256(file));
+        assertEquals(before, Fixtures.sha256(file));
     }
 
     @Test
     void badFilesGiveTypedErrorsAndStayUnchanged() throws Exception {
         Path notDb = dir.resolve("notes.db");
         Files.writeString(notDb, "this is not a database, just some text that is long enough".repeat(20));
-        String before = sha256(notDb);
+        String before = Fixtures.sha256(notDb);
         assertThrows(NotAHermesDatabaseException.class, () -> StateRepository.open(notDb));
         assertThrows(NotAHermesDatabaseException.class, () -> StateRepository.openReadOnly(notDb));
-        assertEquals(before, sha256(notDb));
+        assertEquals(before, Fixtures.sha256(notDb));
         assertThrows(StateIOException.class, () -> StateRepository.openReadOnly(dir.resolve("missing.db")));
     }
 
@@ -249,7 +247,7 @@ class OpeningTest {
     @Test
     void aReadThatFailedLeavesItsConnectionUsable() throws Exception {
         // The fixture is in rollback-journal mode, where an exclusive lock keeps readers out.
-        Path file = TestStores.copyFixture("state-v6.db", dir);
+        Path file = Fixtures.copy("state-v6.db", dir);
         try (StateRepository store = StateRepository.builder().path(file).readOnly(true)
                 .busyTimeout(Duration.ofMillis(50)).maxAttempts(1).readerPoolSize(1).build()) {
             assertEquals(5, store.getMessages("20260310_090000_8520da").size());
@@ -268,26 +266,18 @@ class OpeningTest {
     @Test
     void defaultPathFollowsHermesHome() throws Exception {
         assertEquals(dir.resolve("home").resolve("state.db").toString(),
-                ChildJvm.run(Map.of("HERMES_HOME", "  " + dir.resolve("home") + "  "), List.of(), ChildMains.PrintDefaultPath.class).stdout());
+                Command.java(ChildMains.PrintDefaultPath.class).withEnv("HERMES_HOME", "  " + dir.resolve("home") + "  ").run().ok().stdout());
         assertEquals(Path.of(System.getProperty("user.home"), ".hermes", "state.db").toString(),
-                ChildJvm.run(Map.of("HERMES_HOME", "   "), List.of(), ChildMains.PrintDefaultPath.class).stdout());
+                Command.java(ChildMains.PrintDefaultPath.class).withEnv("HERMES_HOME", "   ").run().ok().stdout());
     }
 
     @Test
     void theLibraryWritesNothingToTheConsole() throws Exception {
         Path file = dir.resolve("quiet.db");
-        ChildJvm.Result result = ChildJvm.run(Map.of(), List.of(), ChildMains.SilentWork.class, file.toString());
-        assertEquals(0, result.exitCode(), result.stderr());
+        ProcessResult result = Command.java(ChildMains.SilentWork.class, file.toString()).run();
+        assertEquals(0, result.exitCode(), result.toString());
         assertEquals("", result.stdout());
         assertEquals("", result.stderr());
         assertEquals(3, TestStores.queryLong(file, "SELECT message_count FROM sessions WHERE id = 'quiet'"));
-    }
-
-    static String sha256(Path file) throws Exception {
-        MessageDigest digest = MessageDigest.getInstance("SHA-256");
-        try (InputStream in = Files.newInputStream(file)) {
-            digest.update(in.readAllBytes());
-        }
-        return HexFormat.of().formatHex(digest.digest());
     }
 }

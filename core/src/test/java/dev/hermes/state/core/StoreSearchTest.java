@@ -2,6 +2,7 @@ package dev.hermes.state.core;
 
 import dev.hermes.state.core.search.SearchHit;
 import dev.hermes.state.core.search.SearchQuery;
+import dev.hermes.state.testsupport.Fixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sqlite.SQLiteDataSource;
@@ -45,8 +46,8 @@ class StoreSearchTest {
 
     @Test
     void searchesTheAgentsFiles() {
-        try (StateRepository v6 = StateRepository.openReadOnly(TestStores.copyFixture("state-v6.db", dir));
-             StateRepository v2 = StateRepository.open(TestStores.copyFixture("state-v2.db", dir))) {
+        try (StateRepository v6 = StateRepository.openReadOnly(Fixtures.copy("state-v6.db", dir));
+             StateRepository v2 = StateRepository.open(Fixtures.copy("state-v2.db", dir))) {
             for (StateRepository store : List.of(v6, v2)) {
                 assertEquals(List.of(30L, 31L, 79L, 80L), ids(store, SearchQuery.builder("docker").limit(50).build()));
                 assertEquals(List.of(2L, 8L, 9L, 10L, 11L, 12L, 13L, 96L), ids(store, SearchQuery.builder("\"database migration\"").limit(50).build()));

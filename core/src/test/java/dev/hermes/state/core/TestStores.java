@@ -3,7 +3,6 @@ package dev.hermes.state.core;
 import dev.hermes.state.migrations.Migrator;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +18,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** Files, fixtures and clocks for the store's tests. */
+/** Files and clocks for the store's tests (the Python agent's files: {@link dev.hermes.state.testsupport.Fixtures}). */
 final class TestStores {
     /** 2026-03-10T09:00:00Z: a moment in the fixtures' date range. */
     static final Instant EPOCH = Instant.parse("2026-03-10T09:00:00Z");
@@ -66,35 +65,6 @@ final class TestStores {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-        }
-    }
-
-    /** The real Hermes fixture folder (shared/fixtures/hermes beside or above the checkout). */
-    static Path fixtureFolder() {
-        String override = System.getProperty("hermes.fixtures");
-        if (override != null && !override.isBlank()) {
-            return Path.of(override);
-        }
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            Path candidate = dir.resolve("shared").resolve("fixtures").resolve("hermes");
-            if (Files.isDirectory(candidate)) {
-                return candidate;
-            }
-        }
-        throw new IllegalStateException("Fixture folder shared/fixtures/hermes not found above " + Path.of("").toAbsolutePath());
-    }
-
-    /** A private (0600) copy of a fixture in {@code dir}: the originals are never opened. */
-    static Path copyFixture(String name, Path dir) {
-        try {
-            Path target = dir.resolve(name);
-            try (InputStream in = Files.newInputStream(fixtureFolder().resolve(name))) {
-                Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
-            }
-            Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rw-------"));
-            return target;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 

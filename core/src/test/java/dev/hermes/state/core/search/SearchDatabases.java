@@ -5,6 +5,7 @@ import dev.hermes.state.sqlite.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteFile;
 import dev.hermes.state.core.connection.TestTransactions;
 import dev.hermes.state.core.connection.Transaction;
+import dev.hermes.state.testsupport.Fixtures;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,30 +25,9 @@ final class SearchDatabases {
     private SearchDatabases() {
     }
 
-    /** {@code shared/fixtures/hermes} beside the checkout or above it ({@code -Dhermes.fixtures} overrides). */
-    static Path fixtureFolder() {
-        String override = System.getProperty("hermes.fixtures");
-        if (override != null && !override.isBlank()) {
-            return Path.of(override);
-        }
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            Path candidate = dir.resolve("shared/fixtures/hermes");
-            if (Files.isDirectory(candidate)) {
-                return candidate;
-            }
-        }
-        throw new IllegalStateException("shared/fixtures/hermes not found above " + Path.of("").toAbsolutePath());
-    }
-
     /** A copy of fixture {@code name} in {@code dir}, mode 0600, migrated to version 6. */
     static Path migratedFixture(String name, Path dir) {
-        Path copy = dir.resolve(name);
-        try {
-            Files.copy(fixtureFolder().resolve(name), copy);
-            Files.setPosixFilePermissions(copy, PosixFilePermissions.fromString("rw-------"));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        Path copy = Fixtures.copy(name, dir);
         Migrator.create().migrate(copy);
         return copy;
     }

@@ -2,78 +2,38 @@ package dev.hermes.state.it.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hermes.state.testsupport.Command;
+import dev.hermes.state.testsupport.ProcessResult;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Runs the real command line, {@code java -jar cli/target/hermes-state.jar ...}, as a separate
- * process: stdin given, stdout and stderr captured as UTF-8, the exit code. HERMES_HOME points into
- * the test's folder, so nothing ever touches a real {@code ~/.hermes}.
+ * The real command line, {@code java -jar cli/target/hermes-state.jar ...}, started the way the root
+ * script {@code ./hermes-state} starts it, as a separate process (through the tests' one runner,
+ * {@link Command}). HERMES_HOME points into the test's folder, so nothing ever touches a real
+ * {@code ~/.hermes}.
  */
-final class Cli {
-    static final ObjectMapper JSON = new ObjectMapper();
-    private static final long TIMEOUT_SECONDS = 180;
+public final class Cli {
+    public static final ObjectMapper JSON = new ObjectMapper();
+    /** The prefix of the command's one-line user errors ({@link ProcessResult#userError}). */
+    public static final String PROGRAM = "hermes-state";
 
     private final Path home;
 
-    Cli(Path home) {
+    /** The command line with HERMES_HOME={@code home}. */
+    public Cli(Path home) {
         this.home = home;
     }
 
-    /** What a run printed and returned. */
-    record Result(List<String> command, int exitCode, String out, String err) {
-        JsonNode json() {
-            try {
-                return JSON.readTree(out);
-            } catch (IOException e) {
-                throw new AssertionError("stdout is not one JSON document: " + e.getMessage() + "\n" + this, e);
-            }
-        }
-
-        List<String> lines() {
-            return out.lines().toList();
-        }
-
-        List<String> errLines() {
-            return err.lines().toList();
-        }
-
-        /** Exit code 0 and nothing on stderr. */
-        Result ok() {
-            assertEquals(0, exitCode, "exit code of " + this);
-            assertEquals("", err, "stderr of " + this);
-            return this;
-        }
-
-        /** Exit code 1 with exactly one line on stderr, which is returned; nothing on stdout. */
-        String userError() {
-            assertEquals(1, exitCode, "exit code of " + this);
-            assertEquals(1, errLines().size(), "exactly one line on stderr: " + this);
-            assertTrue(err.startsWith("hermes-state: "), err);
-            assertTrue(!err.contains("\tat ") && !err.contains("Exception"), "no stack trace, no exception name: " + err);
-            assertEquals("", out, "stdout of " + this);
-            return errLines().get(0);
-        }
-
-        @Override
-        public String toString() {
-            return String.join(" ", command) + "\n  exit " + exitCode + "\n  stdout: " + out + "\n  stderr: " + err;
-        }
-    }
-
-    static Path jar() {
+    public static Path jar() {
         String property = System.getProperty("hermes.cli.jar");
         if (property == null) {
             fail("system property hermes.cli.jar is not set (run through Maven)");
@@ -81,11 +41,6 @@ final class Cli {
         Path jar = Path.of(property).toAbsolutePath().normalize();
         assertTrue(Files.isRegularFile(jar), "the command-line jar must be built first: " + jar);
         return jar;
-    }
-
-    /** The java launcher running these tests. */
-    static String java() {
-        return ProcessHandle.current().info().command().orElse("java");
     }
 
     /**
@@ -116,59 +71,38 @@ final class Cli {
         }
     }
 
-    static List<String> command(List<String> jvmOptions, String... args) {
-        List<String> command = new ArrayList<>();
-        command.add(java());
-        command.addAll(scriptJvmOptions());
-        command.addAll(jvmOptions);
-        command.add("-jar");
-        command.add(jar().toString());
-        command.addAll(List.of(args));
-        return command;
+    /** {@code hermes-state args}, the JVM also given {@code jvmOptions}. */
+    public Command command(List<String> jvmOptions, String... args) {
+        List<String> options = new ArrayList<>(scriptJvmOptions());
+        options.addAll(jvmOptions);
+        return withEnvironment(Command.javaJar(options, jar(), args));
     }
 
-    ProcessBuilder builder(List<String> command) {
-        ProcessBuilder builder = new ProcessBuilder(command);
-        Map<String, String> env = builder.environment();
-        env.put("HERMES_HOME", home.toString());
-        env.put("LC_ALL", "C.UTF-8");
-        env.remove("HERMES_STATE_DEBUG");
-        env.remove("NO_COLOR");
-        return builder;
+    public Command command(String... args) {
+        return command(List.of(), args);
     }
 
-    Result run(String... args) {
-        return runWith(List.of(), "", args);
+    /**
+     * Another program (a client that starts the command line itself) with this command line's
+     * environment: HERMES_HOME, a UTF-8 locale, no debug output, colours left to the command.
+     */
+    public Command withEnvironment(Command program) {
+        return program.withEnv("HERMES_HOME", home.toString()).withEnv("LC_ALL", "C.UTF-8")
+                .withoutEnv("HERMES_STATE_DEBUG").withoutEnv("NO_COLOR");
     }
 
-    Result runWithInput(String stdin, String... args) {
-        return runWith(List.of(), stdin, args);
+    /** Runs {@code hermes-state args} to its end (no input). */
+    public ProcessResult run(String... args) {
+        return command(args).run();
     }
 
-    Result runWith(List<String> jvmOptions, String stdin, String... args) {
-        List<String> command = command(jvmOptions, args);
+    /** Runs {@code hermes-state args}, which must succeed silently on stderr, and reads its stdout as one JSON document. */
+    public JsonNode json(String... args) {
+        ProcessResult result = run(args).ok();
         try {
-            Path in = Files.createTempFile(home, "stdin", ".txt");
-            Path out = Files.createTempFile(home, "stdout", ".txt");
-            Path err = Files.createTempFile(home, "stderr", ".txt");
-            Files.writeString(in, stdin, StandardCharsets.UTF_8);
-            Process process = builder(command).redirectInput(in.toFile()).redirectOutput(out.toFile())
-                    .redirectError(err.toFile()).start();
-            if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                fail("timed out after " + TIMEOUT_SECONDS + " s: " + String.join(" ", command));
-            }
-            Result result = new Result(command, process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
-                    Files.readString(err, StandardCharsets.UTF_8));
-            Files.delete(in);
-            Files.delete(out);
-            Files.delete(err);
-            return result;
+            return JSON.readTree(result.stdout());
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
+            throw new AssertionError("stdout is not one JSON document: " + e.getMessage() + "\n" + result, e);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.hermes.state.it.cli;
 
-import dev.hermes.state.it.Fixtures;
+import dev.hermes.state.testsupport.Fixtures;
+import dev.hermes.state.testsupport.ProcessResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,7 +33,7 @@ class CliBadInputTest {
 
     private static String failsUnchanged(Cli cli, Path db, String... args) {
         String before = Fixtures.sha256(db);
-        String message = cli.run(args).userError();
+        String message = cli.run(args).userError(Cli.PROGRAM);
         assertEquals(before, Fixtures.sha256(db), "the file is unchanged after: " + String.join(" ", args));
         return message;
     }
@@ -82,9 +83,8 @@ class CliBadInputTest {
         failsUnchanged(cli, db, "--db", db.toString(), "sessions", "rename", "20260311_133505_e8449c", "new");
 
         String before = Fixtures.sha256(db);
-        assertEquals(26, cli.run("--db", db.toString(), "--read-only", "--json", "sessions", "list", "--limit", "50")
-                .ok().json().size());
-        assertTrue(cli.run("--db", db.toString(), "status").ok().out().contains("newer than version 6"));
+        assertEquals(26, cli.json("--db", db.toString(), "--read-only", "--json", "sessions", "list", "--limit", "50").size());
+        assertTrue(cli.run("--db", db.toString(), "status").ok().stdout().contains("newer than version 6"));
         assertEquals(before, Fixtures.sha256(db));
     }
 
@@ -129,8 +129,8 @@ class CliBadInputTest {
 
     @Test
     void benchRefusesAWorkloadTooSmallToMeasure() {
-        Cli.Result result = new Cli(dir).run("bench", "--sessions", "10", "--messages", "1");
+        ProcessResult result = new Cli(dir).run("bench", "--sessions", "10", "--messages", "1");
         assertEquals(2, result.exitCode(), result.toString());
-        assertEquals("bench: --sessions must be at least 120 and --messages at least 1 (got 10 and 1)\n", result.err());
+        assertEquals("bench: --sessions must be at least 120 and --messages at least 1 (got 10 and 1)\n", result.stderr());
     }
 }

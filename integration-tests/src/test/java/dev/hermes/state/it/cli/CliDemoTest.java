@@ -1,16 +1,15 @@
 package dev.hermes.state.it.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hermes.state.testsupport.ProcessResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,7 +23,7 @@ class CliDemoTest {
     void theTourShowsEachFeatureAndReRunningAddsNothing() {
         Cli cli = new Cli(dir);
         String db = dir.resolve("demo").resolve("state.db").toString();
-        String first = cli.run("--db", db, "demo").ok().out();
+        String first = cli.run("--db", db, "demo").ok().stdout();
         assertTrue(first.contains("Database: " + db + " (new: added 12 sample sessions with "), first);
         for (String expected : List.of(
                 "== 1. The sessions, newest first ==   $ hermes-state --db " + db + " sessions list",
@@ -42,7 +41,7 @@ class CliDemoTest {
                 "== Next ==")) {
             assertTrue(first.contains(expected), "the tour shows '" + expected + "':\n" + first);
         }
-        JsonNode stats = cli.run("--db", db, "--json", "stats").ok().json();
+        JsonNode stats = cli.json("--db", db, "--json", "stats");
         int sessions = stats.get("sessions").asInt();
         int messages = stats.get("messages").asInt();
         assertEquals(12, sessions, "8 conversations, one of them a chain of 4 with a delegate");
@@ -50,10 +49,10 @@ class CliDemoTest {
         stats.get("by_source").forEach(row -> sources.add(row.get("source").asText()));
         assertEquals(Set.of("cli", "discord", "slack", "telegram"), sources);
 
-        String second = cli.run("--db", db, "demo").ok().out();
+        String second = cli.run("--db", db, "demo").ok().stdout();
         assertTrue(second.contains("Database: " + db + " (reusing its " + sessions + " sessions and " + messages
                 + " messages"), second);
-        JsonNode again = cli.run("--db", db, "--json", "stats").ok().json();
+        JsonNode again = cli.json("--db", db, "--json", "stats");
         assertEquals(sessions, again.get("sessions").asInt(), "re-running adds nothing");
         assertEquals(messages, again.get("messages").asInt());
     }
@@ -61,14 +60,9 @@ class CliDemoTest {
     @Test
     void withoutDbTheDemoUsesTargetDemoUnderTheCurrentFolder() throws Exception {
         Path workdir = Files.createDirectories(dir.resolve("checkout"));
-        Path out = dir.resolve("demo.out");
-        Process process = new Cli(dir).builder(Cli.command(List.of(), "demo")).directory(workdir.toFile())
-                .redirectErrorStream(true).redirectOutput(out.toFile()).start();
-        assertTrue(process.waitFor(180, TimeUnit.SECONDS));
-        String printed = Files.readString(out, StandardCharsets.UTF_8);
-        assertEquals(0, process.exitValue(), printed);
-        assertTrue(Files.isRegularFile(workdir.resolve("target/demo/state.db")), printed);
-        assertTrue(printed.contains("Database: target/demo/state.db (new: "), printed);
+        ProcessResult demo = new Cli(dir).command("demo").withDirectory(workdir).run().ok();
+        assertTrue(Files.isRegularFile(workdir.resolve("target/demo/state.db")), demo.toString());
+        assertTrue(demo.stdout().contains("Database: target/demo/state.db (new: "), demo.toString());
         assertTrue(!Files.exists(dir.resolve("state.db")), "HERMES_HOME's store is never touched by the demo");
     }
 }

@@ -1,7 +1,7 @@
 package dev.hermes.state.it.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hermes.state.it.Fixtures;
+import dev.hermes.state.testsupport.Fixtures;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,7 +53,7 @@ class CliReadCommandsTest {
 
     @Test
     void listJsonIsHermesRichListing() {
-        JsonNode rows = cli.run("--db", db, "--json", "sessions", "list", "--limit", "50").ok().json();
+        JsonNode rows = cli.json("--db", db, "--json", "sessions", "list", "--limit", "50");
         assertEquals(26, rows.size(), "len(list_sessions_rich(limit=50)) on v6");
         String[][] firstSix = {
                 {"20260315_124812_eeef83", "my project notes", "Notes for my project: database migration dry-run results"},
@@ -95,17 +95,17 @@ class CliReadCommandsTest {
 
     @Test
     void listFiltersAndChildren() {
-        JsonNode all = cli.run("--db", db, "--json", "sessions", "list", "--limit", "50", "--all").ok().json();
+        JsonNode all = cli.json("--db", db, "--json", "sessions", "list", "--limit", "50", "--all");
         assertEquals(30, all.size());
         assertTrue(Cli.ids(all).containsAll(List.of(DELEGATE, L2, L3, TIP, ROOT)));
 
-        JsonNode some = cli.run("sessions", "list", "--db", db, "--json", "--limit", "50",
-                "--exclude-source", "cli", "--exclude-source", "slack").ok().json();
+        JsonNode some = cli.json("sessions", "list", "--db", db, "--json", "--limit", "50",
+                "--exclude-source", "cli", "--exclude-source", "slack");
         assertEquals(12, some.size());
         some.forEach(row -> assertTrue(List.of("discord", "telegram").contains(row.get("source").asText()), row.toString()));
 
-        JsonNode page = cli.run("--db", db, "--json", "sessions", "list", "--source", "telegram", "--limit", "2",
-                "--offset", "1").ok().json();
+        JsonNode page = cli.json("--db", db, "--json", "sessions", "list", "--source", "telegram", "--limit", "2",
+                "--offset", "1");
         assertEquals(List.of("20260313_155941_d69e91", "20260313_113149_7a0ee5"), Cli.ids(page));
     }
 
@@ -125,7 +125,7 @@ class CliReadCommandsTest {
 
     @Test
     void showResolvesTitlesAndPrefixes() {
-        JsonNode byTitle = cli.run("--db", db, "--json", "sessions", "show", "my project").ok().json();
+        JsonNode byTitle = cli.json("--db", db, "--json", "sessions", "show", "my project");
         assertEquals(TIP, byTitle.get("id").asText(), "resolve_session_by_title('my project') is the newest of the lineage");
         assertEquals(2, byTitle.get("messages").size());
         List<String> expected = new ArrayList<>(SESSION_KEYS);
@@ -143,7 +143,7 @@ class CliReadCommandsTest {
 
     @Test
     void lineageIsTheWholeTreeRootFirst() {
-        JsonNode lineage = cli.run("--db", db, "--json", "sessions", "lineage", L3).ok().json();
+        JsonNode lineage = cli.json("--db", db, "--json", "sessions", "lineage", L3);
         assertEquals(L3, lineage.get("session_id").asText());
         assertEquals(ROOT, lineage.get("root_id").asText());
         assertEquals(TIP, lineage.get("compression_tip_id").asText());
@@ -174,7 +174,7 @@ class CliReadCommandsTest {
 
     @Test
     void searchJsonFindsWhatTheManifestSays() {
-        JsonNode docker = cli.run("--db", db, "--json", "search", "docker", "--limit", "50").ok().json();
+        JsonNode docker = cli.json("--db", db, "--json", "search", "docker", "--limit", "50");
         assertEquals(List.of(30L, 31L, 79L, 80L), Cli.sortedNumericIds(docker));
         JsonNode hit = docker.get(0);
         assertEquals(List.of("id", "session_id", "role", "snippet", "timestamp", "tool_name", "source", "model",
@@ -184,12 +184,12 @@ class CliReadCommandsTest {
         assertEquals(List.of("role", "content"), keys(hit.get("context").get(0)));
 
         assertEquals(List.of(2L, 8L, 9L, 10L, 11L, 12L, 13L, 96L), Cli.sortedNumericIds(
-                cli.run("--db", db, "--json", "search", "\"database migration\"", "--limit", "50").ok().json()));
+                cli.json("--db", db, "--json", "search", "\"database migration\"", "--limit", "50")));
         assertEquals(List.of(20L, 21L, 91L, 92L), Cli.sortedNumericIds(
-                cli.run("--db", db, "--json", "search", "迁移", "--limit", "50").ok().json()),
+                cli.json("--db", db, "--json", "search", "迁移", "--limit", "50")),
                 "a CJK word inside a longer run is found (Hermes' fallback)");
         assertEquals(List.of(49L, 50L), Cli.sortedNumericIds(
-                cli.run("--db", db, "--json", "search", "C++", "--limit", "50").ok().json()));
+                cli.json("--db", db, "--json", "search", "C++", "--limit", "50")));
     }
 
     @Test
@@ -200,14 +200,14 @@ class CliReadCommandsTest {
         assertEquals("2 hits for 'docker'.", piped.get(piped.size() - 1));
         assertFalse(String.join("\n", piped).contains("\u001B["), "no escape codes when piped");
 
-        String coloured = cli.run("--db", db, "--color", "always", "search", "docker").ok().out();
+        String coloured = cli.run("--db", db, "--color", "always", "search", "docker").ok().stdout();
         assertTrue(coloured.contains("\u001B[1;33m"), coloured);
         assertFalse(coloured.contains(">>>"), coloured);
     }
 
     @Test
     void statsCountsPerSourceModelAndSize() {
-        JsonNode stats = cli.run("--db", db, "--json", "stats").ok().json();
+        JsonNode stats = cli.json("--db", db, "--json", "stats");
         assertEquals(30, stats.get("sessions").asInt());
         assertEquals(95, stats.get("messages").asInt());
         List<String> sources = new ArrayList<>();
@@ -246,7 +246,7 @@ class CliReadCommandsTest {
     @Test
     void readOnlyReadsWithoutWriting() {
         String before = Fixtures.sha256(Path.of(db));
-        JsonNode rows = cli.run("--db", db, "--read-only", "--json", "sessions", "list", "--limit", "3").ok().json();
+        JsonNode rows = cli.json("--db", db, "--read-only", "--json", "sessions", "list", "--limit", "3");
         assertEquals(3, rows.size());
         assertEquals(before, Fixtures.sha256(Path.of(db)));
     }

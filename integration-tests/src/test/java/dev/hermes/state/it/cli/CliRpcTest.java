@@ -2,22 +2,17 @@ package dev.hermes.state.it.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hermes.state.testsupport.ChildProcess;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -32,33 +27,26 @@ class CliRpcTest {
     @TempDir
     Path dir;
 
-    private Process process;
-    private BufferedWriter requests;
-    private BufferedReader responses;
-    private Path stderr;
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    private ChildProcess process;
 
     @AfterEach
     void stop() {
-        if (process != null && process.isAlive()) {
-            process.destroyForcibly();
+        if (process != null) {
+            process.close();
         }
     }
 
-    private void start(Path db) throws IOException {
-        stderr = dir.resolve("rpc.err");
-        process = new Cli(dir).builder(Cli.command(List.of(), "--db", db.toString(), "rpc"))
-                .redirectError(stderr.toFile()).start();
-        requests = new BufferedWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8));
-        responses = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    private void start(Path db) {
+        process = new Cli(dir).command("--db", db.toString(), "rpc").start();
     }
 
     /** Sends one raw line and reads the one response line. */
     private JsonNode sendLine(String line) throws IOException {
-        requests.write(line);
-        requests.write('\n');
-        requests.flush();
-        String response = responses.readLine();
-        assertNotNull(response, "a response to " + line + "; stderr: " + Files.readString(stderr));
+        process.send(line);
+        String response = process.nextLine(WAIT);
+        assertNotNull(response, "a response to " + line + ": " + process.transcript());
         return Cli.JSON.readTree(response);
     }
 
@@ -201,11 +189,10 @@ class CliRpcTest {
         assertEquals(0, result(37, "session_count", Map.of()).asInt());
 
         // end of input ends the process cleanly
-        requests.close();
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, process.exitValue());
-        assertEquals(null, responses.readLine(), "nothing after the last response");
-        assertEquals("", Files.readString(stderr));
+        process.closeStdin();
+        assertEquals(0, process.waitFor(WAIT), process.transcript());
+        assertEquals(null, process.nextLine(WAIT), "nothing after the last response");
+        assertEquals("", process.stderr());
     }
 
     @Test
@@ -213,7 +200,6 @@ class CliRpcTest {
         start(dir.resolve("state.db"));
         assertEquals(0, result("a", "session_count", Map.of()).asInt());
         assertTrue(result("b", "close", Map.of()).isNull());
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS));
-        assertEquals(0, process.exitValue());
+        assertEquals(0, process.waitFor(WAIT), "the process ends with its input still open: " + process.transcript());
     }
 }

@@ -1,6 +1,6 @@
 package dev.hermes.state.it.cli;
 
-import dev.hermes.state.it.Fixtures;
+import dev.hermes.state.testsupport.Fixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,15 +38,15 @@ class CliStartupTest {
         Path db = Fixtures.copy("state-v2.db", dir);
 
         Path migrateLog = dir.resolve("migrate.classes");
-        cli.runWith(classLog(migrateLog), "", "--db", db.toString(), "migrate").ok();
+        cli.command(classLog(migrateLog), "--db", db.toString(), "migrate").run().ok();
         assertTrue(liquibaseStarted(migrateLog), "control: adopting a v2 file runs Liquibase");
 
         Path listLog = dir.resolve("list.classes");
-        cli.runWith(classLog(listLog), "", "--db", db.toString(), "sessions", "list").ok();
+        cli.command(classLog(listLog), "--db", db.toString(), "sessions", "list").run().ok();
         assertFalse(liquibaseStarted(listLog), "sessions list on an up-to-date file must not start Liquibase");
 
         Path searchLog = dir.resolve("search.classes");
-        cli.runWith(classLog(searchLog), "", "--db", db.toString(), "--json", "search", "docker").ok();
+        cli.command(classLog(searchLog), "--db", db.toString(), "--json", "search", "docker").run().ok();
         assertFalse(liquibaseStarted(searchLog), "nor does search");
     }
 }

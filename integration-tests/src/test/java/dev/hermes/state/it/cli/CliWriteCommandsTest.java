@@ -1,7 +1,7 @@
 package dev.hermes.state.it.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hermes.state.it.Fixtures;
+import dev.hermes.state.testsupport.Fixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,14 +34,14 @@ class CliWriteCommandsTest {
         Cli cli = cli();
         for (String fixture : List.of("state-v1.db", "state-v2.db", "state-v3-foreign.db", "state-v4.db", "state-v5.db")) {
             String db = Fixtures.copy(fixture, dir).toString();
-            JsonNode migrated = cli.run("--db", db, "--json", "migrate").ok().json();
+            JsonNode migrated = cli.json("--db", db, "--json", "migrate");
             assertEquals(6, migrated.get("to_version").asInt(), fixture);
             assertFalse(migrated.get("up_to_date").asBoolean(), fixture);
             assertFalse(migrated.get("created").asBoolean(), fixture);
             assertTrue(migrated.get("changes").size() > 0, fixture);
         }
         String foreign = dir.resolve("state-v3-foreign.db").toString();
-        JsonNode after = cli.run("--db", foreign, "--json", "status").ok().json();
+        JsonNode after = cli.json("--db", foreign, "--json", "status");
         assertTrue(after.get("up_to_date").asBoolean(), after.toString());
         assertEquals(6, after.get("schema_version").asInt());
         assertEquals(0, after.get("pending").size());
@@ -56,7 +56,7 @@ class CliWriteCommandsTest {
     void statusNeverWritesAndShowsWhatIsPending() {
         Path db = Fixtures.copy("state-v2.db", dir);
         String before = Fixtures.sha256(db);
-        JsonNode status = cli().run("--db", db.toString(), "--json", "status").ok().json();
+        JsonNode status = cli().json("--db", db.toString(), "--json", "status");
         assertEquals(2, status.get("schema_version").asInt());
         assertFalse(status.get("up_to_date").asBoolean());
         assertEquals(0, status.get("applied").size());
@@ -76,7 +76,7 @@ class CliWriteCommandsTest {
     void migrateDryRunPrintsTheSqlAndChangesNothing() {
         Path db = Fixtures.copy("state-v2.db", dir);
         String before = Fixtures.sha256(db);
-        String out = cli().run("--db", db.toString(), "migrate", "--dry-run").ok().out();
+        String out = cli().run("--db", db.toString(), "migrate", "--dry-run").ok().stdout();
         assertTrue(out.contains("ALTER TABLE sessions ADD COLUMN title TEXT;"), out);
         assertTrue(out.contains("CREATE UNIQUE INDEX"), out);
         assertTrue(out.contains("ALTER TABLE messages ADD COLUMN reasoning TEXT;"), out);
@@ -84,7 +84,7 @@ class CliWriteCommandsTest {
         assertEquals(before, Fixtures.sha256(db));
 
         Path fresh = dir.resolve("new").resolve("state.db");
-        String plan = cli().run("--db", fresh.toString(), "migrate", "--dry-run").ok().out();
+        String plan = cli().run("--db", fresh.toString(), "migrate", "--dry-run").ok().stdout();
         assertTrue(plan.contains("CREATE TABLE"), plan);
         assertFalse(Files.exists(fresh), "a dry run creates nothing");
     }
@@ -92,18 +92,18 @@ class CliWriteCommandsTest {
     @Test
     void migrateCreatesANewOwnerOnlyFile() throws Exception {
         Path db = dir.resolve("fresh").resolve("state.db");
-        JsonNode created = cli().run("--db", db.toString(), "--json", "migrate").ok().json();
+        JsonNode created = cli().json("--db", db.toString(), "--json", "migrate");
         assertTrue(created.get("created").asBoolean());
         assertEquals(6, created.get("to_version").asInt());
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(db)));
-        assertEquals(0, cli().run("--db", db.toString(), "--json", "stats").ok().json().get("sessions").asInt());
+        assertEquals(0, cli().json("--db", db.toString(), "--json", "stats").get("sessions").asInt());
     }
 
     @Test
     void renameEndAndDeleteChangeOneSession() {
         Cli cli = cli();
         String db = Fixtures.copy("state-v6.db", dir).toString();
-        JsonNode renamed = cli.run("--db", db, "--json", "sessions", "rename", "20260311_1335", "  Trip\u200B  planning ").ok().json();
+        JsonNode renamed = cli.json("--db", db, "--json", "sessions", "rename", "20260311_1335", "  Trip\u200B  planning ");
         assertEquals("20260311_133505_e8449c", renamed.get("session_id").asText());
         assertEquals("Trip planning", renamed.get("title").asText(), "sanitized like Hermes");
         assertTrue(renamed.get("previous_title").isNull());
@@ -112,7 +112,7 @@ class CliWriteCommandsTest {
         assertEquals("Cleared the title of 20260311_133505_e8449c (was 'Trip plans')",
                 cli.run("--db", db, "sessions", "rename", "20260311_133505_e8449c", "").ok().lines().get(0));
 
-        JsonNode ended = cli.run("--db", db, "--json", "sessions", "end", "20260311_101426_eb04fb", "user_exit").ok().json();
+        JsonNode ended = cli.json("--db", db, "--json", "sessions", "end", "20260311_101426_eb04fb", "user_exit");
         assertTrue(ended.get("ended").asBoolean());
         assertEquals("user_exit", ended.get("end_reason").asText());
         assertTrue(ended.get("ended_at").isFloatingPointNumber());
@@ -120,16 +120,16 @@ class CliWriteCommandsTest {
         assertTrue(again.startsWith("20260311_101426_eb04fb was already ended "), again);
         assertTrue(again.endsWith("(user_exit); left unchanged"), again);
 
-        JsonNode deleted = cli.run("--db", db, "--json", "sessions", "delete", ROOT).ok().json();
+        JsonNode deleted = cli.json("--db", db, "--json", "sessions", "delete", ROOT);
         assertTrue(deleted.get("deleted").asBoolean());
         assertEquals(5, deleted.get("messages_deleted").asInt());
         assertEquals(2, deleted.get("children_orphaned").asInt(), "the delegate and the first continuation");
-        JsonNode lineage = cli.run("--db", db, "--json", "sessions", "lineage", L2).ok().json();
+        JsonNode lineage = cli.json("--db", db, "--json", "sessions", "lineage", L2);
         assertEquals(L2, lineage.get("root_id").asText(), "a child of a deleted session becomes a root");
-        JsonNode stats = cli.run("--db", db, "--json", "stats").ok().json();
+        JsonNode stats = cli.json("--db", db, "--json", "stats");
         assertEquals(29, stats.get("sessions").asInt());
         assertEquals(90, stats.get("messages").asInt());
-        assertTrue(cli.run("--db", db, "--json", "sessions", "lineage", DELEGATE).ok().json().get("sessions").size() == 1);
+        assertTrue(cli.json("--db", db, "--json", "sessions", "lineage", DELEGATE).get("sessions").size() == 1);
     }
 
     @Test
@@ -138,7 +138,7 @@ class CliWriteCommandsTest {
         Path db = Fixtures.copy("state-v6.db", dir);
         cli.run("--db", db.toString(), "migrate").ok();
         String before = Fixtures.sha256(db);
-        JsonNode plan = cli.run("--db", db.toString(), "--json", "sessions", "prune", "--older-than", "0", "--dry-run").ok().json();
+        JsonNode plan = cli.json("--db", db.toString(), "--json", "sessions", "prune", "--older-than", "0", "--dry-run");
         assertTrue(plan.get("dry_run").asBoolean());
         assertEquals(19, plan.get("would_delete").asInt(), "the ended sessions of the fixture");
         plan.get("sessions").forEach(session -> assertFalse(session.get("ended_at").isNull(), session.toString()));
@@ -149,10 +149,10 @@ class CliWriteCommandsTest {
 
         assertEquals("Pruned 4 sessions ended and started more than 0 days ago (source telegram)",
                 cli.run("--db", db.toString(), "sessions", "prune", "--older-than", "0", "--source", "telegram").ok().lines().get(0));
-        JsonNode pruned = cli.run("--db", db.toString(), "--json", "sessions", "prune", "--older-than", "0", "--vacuum").ok().json();
+        JsonNode pruned = cli.json("--db", db.toString(), "--json", "sessions", "prune", "--older-than", "0", "--vacuum");
         assertEquals(15, pruned.get("deleted").asInt(), "the other ended sessions");
         assertTrue(pruned.get("reclaimed_bytes").asLong() >= 0, pruned.toString());
-        JsonNode left = cli.run("--db", db.toString(), "--json", "sessions", "list", "--all", "--limit", "50").ok().json();
+        JsonNode left = cli.json("--db", db.toString(), "--json", "sessions", "list", "--all", "--limit", "50");
         assertEquals(11, left.size(), "live sessions are never pruned");
         left.forEach(session -> assertTrue(session.get("ended_at").isNull(), session.toString()));
     }

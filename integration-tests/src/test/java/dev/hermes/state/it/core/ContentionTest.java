@@ -1,26 +1,25 @@
 package dev.hermes.state.it.core;
 
-import dev.hermes.state.it.Python;
 import dev.hermes.state.core.Message;
 import dev.hermes.state.core.Session;
 import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.testsupport.ChildProcess;
+import dev.hermes.state.testsupport.Command;
+import dev.hermes.state.testsupport.ProcessResult;
+import dev.hermes.state.testsupport.Python;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -41,22 +40,30 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ContentionTest {
     private static final int ROUNDS = 40; // per writer: 4 sessions x 40 rounds x (1 single + 1 batch of 3)
 
+    private static final Duration CHILD_TIMEOUT = Duration.ofMinutes(5);
+
     @TempDir
     Path dir;
+
+    /** The writer processes, killed if a failed test left them running. */
+    private final List<ChildProcess> children = new ArrayList<>();
+
+    @AfterEach
+    void closeChildren() {
+        children.forEach(ChildProcess::close);
+    }
 
     @Test
     void fourThreadsAndTwoProcessesAppendAtOnce() throws Exception {
         Path file = dir.resolve("state.db");
         List<String> writers = new ArrayList<>();
         try (StateRepository store = StateRepository.open(file)) {
-            List<Writer> processes = new ArrayList<>();
-            List<Process> children = new ArrayList<>();
+            List<ChildProcess> processes = new ArrayList<>();
             for (int p = 0; p < 2; p++) {
                 String name = "process" + p;
                 writers.add(name);
-                Process child = java(ContentionWriterMain.class, file.toString(), name, String.valueOf(ROUNDS));
-                children.add(child);
-                processes.add(new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8));
+                ChildProcess child = start(Command.java(ContentionWriterMain.class, file.toString(), name, String.valueOf(ROUNDS)));
+                processes.add(child);
                 expectLine(child, "READY");
             }
             List<CompletableFuture<long[]>> threads = new ArrayList<>();
@@ -69,16 +76,15 @@ class ContentionTest {
                     return new AppendWorkload(name, ROUNDS).run(store);
                 }, runnable -> new Thread(runnable, name).start()));
             }
-            for (Writer stdin : processes) {
-                stdin.write("GO\n");
-                stdin.flush();
+            for (ChildProcess child : processes) {
+                child.send("GO");
             }
             go.countDown();
             for (int t = 0; t < threads.size(); t++) {
                 System.out.println("thread" + t + ": " + AppendWorkload.summary(threads.get(t).get(5, TimeUnit.MINUTES)));
             }
-            for (int p = 0; p < children.size(); p++) {
-                String result = finish(children.get(p));
+            for (int p = 0; p < processes.size(); p++) {
+                String result = finish(processes.get(p));
                 System.out.println("process" + p + ": " + result);
                 assertTrue(result.startsWith("DONE "), result);
             }
@@ -97,11 +103,9 @@ class ContentionTest {
         }
         List<String> writers = new ArrayList<>(List.of("python"));
         try (StateRepository store = StateRepository.open(file)) {
-            Process python = new ProcessBuilder("python3", script.toString(), file.toString(), "python", String.valueOf(ROUNDS)).start();
-            Writer pythonIn = new OutputStreamWriter(python.getOutputStream(), StandardCharsets.UTF_8);
+            ChildProcess python = start(Command.python(script.toString(), file.toString(), "python", String.valueOf(ROUNDS)));
             expectLine(python, "READY");
-            Process child = java(ContentionWriterMain.class, file.toString(), "process0", String.valueOf(ROUNDS));
-            Writer childIn = new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8);
+            ChildProcess child = start(Command.java(ContentionWriterMain.class, file.toString(), "process0", String.valueOf(ROUNDS)));
             expectLine(child, "READY");
             writers.add("process0");
             CountDownLatch go = new CountDownLatch(1);
@@ -114,10 +118,8 @@ class ContentionTest {
                     return new AppendWorkload(name, ROUNDS).run(store);
                 }, runnable -> new Thread(runnable, name).start()));
             }
-            pythonIn.write("GO\n");
-            pythonIn.flush();
-            childIn.write("GO\n");
-            childIn.flush();
+            python.send("GO");
+            child.send("GO");
             go.countDown();
             for (int t = 0; t < threads.size(); t++) {
                 System.out.println("thread" + t + " (with python): " + AppendWorkload.summary(threads.get(t).get(5, TimeUnit.MINUTES)));
@@ -138,17 +140,15 @@ class ContentionTest {
         }
         checkIntegrity(file);
         // and what Java wrote reads back in Python: every JSON column decodes with json.loads
-        Process reader = new ProcessBuilder("python3", "-c", String.join("\n",
+        ProcessResult reader = Command.python("-c", String.join("\n",
                 "import json, sqlite3, sys",
                 "c = sqlite3.connect(sys.argv[1])",
                 "rows = c.execute(\"SELECT tool_calls FROM messages WHERE tool_calls IS NOT NULL AND session_id NOT LIKE 'python-%'\").fetchall()",
                 "calls = [json.loads(r[0]) for r in rows]",
                 "assert all(isinstance(x, list) and x[0]['id'] == 'call_a' for x in calls), calls[:3]",
-                "print(len(calls))"), file.toString()).redirectErrorStream(true).start();
-        String decoded = new String(reader.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        assertTrue(reader.waitFor(1, TimeUnit.MINUTES));
-        assertEquals(0, reader.exitValue(), decoded);
-        assertEquals(String.valueOf(javaToolCallRows()), decoded);
+                "print(len(calls))"), file.toString()).run(Duration.ofMinutes(1));
+        assertEquals(0, reader.exitCode(), reader.toString());
+        assertEquals(String.valueOf(javaToolCallRows()), reader.stdout().strip());
     }
 
     /** Rows with tool calls the three Java writers of the Python test wrote: every batch row, and the single append of every 4th round. */
@@ -191,36 +191,22 @@ class ContentionTest {
         }
     }
 
-    static Process java(Class<?> main, String... args) throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(main.getName());
-        command.addAll(List.of(args));
-        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    private ChildProcess start(Command command) {
+        ChildProcess child = command.start();
+        children.add(child);
+        return child;
     }
 
-    private static void expectLine(Process process, String expected) throws IOException {
-        String line = reader(process).readLine();
-        assertEquals(expected, line, "first line of " + process.info().commandLine().orElse("child"));
+    private static void expectLine(ChildProcess process, String expected) {
+        assertEquals(expected, process.nextLine(CHILD_TIMEOUT), "first line of " + process.transcript());
     }
 
-    /** Reads the last line of a child's output and waits for it to exit 0. */
-    private static String finish(Process process) throws Exception {
-        String last = null;
-        for (String line; (line = reader(process).readLine()) != null; ) {
-            last = line;
-        }
-        assertTrue(process.waitFor(5, TimeUnit.MINUTES), "child did not exit");
-        assertEquals(0, process.exitValue(), "exit code of child; last line: " + last);
-        return String.valueOf(last);
-    }
-
-    private static final Map<Process, BufferedReader> READERS = new java.util.concurrent.ConcurrentHashMap<>();
-
-    private static BufferedReader reader(Process process) {
-        return READERS.computeIfAbsent(process, p -> new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)));
+    /** Waits for a child to exit 0; returns the last line it wrote. */
+    private static String finish(ChildProcess process) {
+        ProcessResult result = process.finish(CHILD_TIMEOUT);
+        assertEquals(0, result.exitCode(), "exit code of " + result);
+        List<String> lines = result.lines();
+        return lines.isEmpty() ? "null" : lines.get(lines.size() - 1);
     }
 
     private static void await(CountDownLatch latch) {

@@ -1,6 +1,8 @@
 package dev.hermes.state.it.core;
 
 import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.testsupport.Command;
+import dev.hermes.state.testsupport.ProcessResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -11,9 +13,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,14 +36,11 @@ class ExportMemoryTest {
         StateRepository.open(file).close();
         fill(file);
         Path jsonl = dir.resolve("export.jsonl");
-        List<String> command = new ArrayList<>(List.of(
-                ProcessHandle.current().info().command().orElseThrow(), "-Xmx64m",
-                "-cp", System.getProperty("java.class.path"), ExportAllMain.class.getName(), file.toString(), jsonl.toString()));
         long started = System.nanoTime();
-        Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        assertTrue(child.waitFor(5, TimeUnit.MINUTES));
-        assertEquals(0, child.exitValue(), output);
+        ProcessResult child = Command.java(List.of("-Xmx64m"), ExportAllMain.class, file.toString(), jsonl.toString())
+                .run(Duration.ofMinutes(5));
+        String output = child.stdout().strip();
+        assertEquals(0, child.exitCode(), child.toString());
         String[] result = output.split(" ");
         assertEquals("EXPORTED", result[0], output);
         assertEquals(SESSIONS, Long.parseLong(result[1]));

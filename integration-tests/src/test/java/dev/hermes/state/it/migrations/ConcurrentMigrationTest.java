@@ -3,6 +3,9 @@ package dev.hermes.state.it.migrations;
 import dev.hermes.state.migrations.MigrateCommand;
 import dev.hermes.state.migrations.MigrationResult;
 import dev.hermes.state.migrations.Migrator;
+import dev.hermes.state.testsupport.ChildProcess;
+import dev.hermes.state.testsupport.Command;
+import dev.hermes.state.testsupport.ProcessResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -90,16 +93,17 @@ class ConcurrentMigrationTest {
 
     /** One runs the jar, the other MigrateCommand on the class path: both JVMs start at once. */
     private static List<String> inTwoProcesses(Path db) {
-        Process first = Processes.start(List.of(Processes.java(), "-jar", Processes.migrateJar().toString(), "--db", db.toString()));
-        Process second = Processes.startMain(MigrateCommand.class, "--db", db.toString());
-        List<String> outputs = new ArrayList<>();
-        for (Process process : List.of(first, second)) {
-            Processes.Result result = Processes.finish(process);
-            assertEquals(0, result.exitCode(), result.toString());
-            assertEquals("", result.stderr());
-            outputs.add(result.stdout().strip());
+        try (ChildProcess first = MigrateJar.command(List.of(), "--db", db.toString()).start();
+             ChildProcess second = Command.java(MigrateCommand.class, "--db", db.toString()).start()) {
+            List<String> outputs = new ArrayList<>();
+            for (ChildProcess process : List.of(first, second)) {
+                ProcessResult result = process.finish(ChildProcess.DEFAULT_TIMEOUT);
+                assertEquals(0, result.exitCode(), result.toString());
+                assertEquals("", result.stderr());
+                outputs.add(result.stdout().strip());
+            }
+            return outputs;
         }
-        return outputs;
     }
 
     private static void assertRecordedOnce(Path db) throws Exception {

@@ -1,6 +1,7 @@
 package dev.hermes.state.it.migrations;
 
-import dev.hermes.state.it.Fixtures;
+import dev.hermes.state.testsupport.Fixtures;
+import dev.hermes.state.testsupport.ProcessResult;
 import dev.hermes.state.migrations.MigrationResult;
 import dev.hermes.state.migrations.Migrator;
 import org.junit.jupiter.api.Test;
@@ -74,7 +75,7 @@ class DryRunTest {
     void theCommandPrintsTheSqlItWouldRun() throws Exception {
         Path db = HermesFixture.V4.copyInto(dir);
         String sha = Fixtures.sha256(db);
-        Processes.Result result = Processes.migrateJar("--db", db.toString(), "--dry-run");
+        ProcessResult result = MigrateJar.run("--db", db.toString(), "--dry-run");
         assertEquals(0, result.exitCode(), result.toString());
         assertEquals("", result.stderr());
         String out = result.stdout();
@@ -85,7 +86,7 @@ class DryRunTest {
         assertEquals(sha, Fixtures.sha256(db));
 
         Path missing = dir.resolve("new/state.db");
-        Processes.Result fresh = Processes.migrateJar("--db", missing.toString(), "--dry-run");
+        ProcessResult fresh = MigrateJar.run("--db", missing.toString(), "--dry-run");
         assertEquals(0, fresh.exitCode(), fresh.toString());
         assertTrue(fresh.stdout().contains("CREATE VIRTUAL TABLE messages_fts USING fts5("), fresh.stdout());
         assertTrue(fresh.stdout().endsWith(missing + ": dry run, nothing written; would be created at schema version 6"

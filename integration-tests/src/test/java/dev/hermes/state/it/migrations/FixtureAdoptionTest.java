@@ -1,9 +1,12 @@
 package dev.hermes.state.it.migrations;
 
-import dev.hermes.state.it.Fixtures;
 import dev.hermes.state.migrations.MigrateCommand;
 import dev.hermes.state.migrations.MigrationResult;
 import dev.hermes.state.migrations.Migrator;
+import dev.hermes.state.testsupport.ChildProcess;
+import dev.hermes.state.testsupport.Command;
+import dev.hermes.state.testsupport.Fixtures;
+import dev.hermes.state.testsupport.ProcessResult;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,7 +51,7 @@ class FixtureAdoptionTest {
     @EnumSource(HermesFixture.class)
     void adoptsTheFileKeepingEveryRowAndTheFullTextIndex(HermesFixture fixture) throws Exception {
         Path db = fixture.copyInto(dir);
-        assertEquals(Fixtures.sha256(Fixtures.original(fixture.fileName)), Fixtures.sha256(db));
+        assertEquals(Fixtures.originalSha256(fixture.fileName), Fixtures.sha256(db));
         Map<String, List<String>> before = SqliteDb.dump(db);
         Set<String> sessionColumnsBefore = SqliteDb.columns(db, "sessions").keySet();
         Set<String> messageColumnsBefore = SqliteDb.columns(db, "messages").keySet();
@@ -142,12 +145,14 @@ class FixtureAdoptionTest {
         Path throughJar = fixture.copyInto(mkdir("jar"));
         Path throughMain = fixture.copyInto(mkdir("main"));
 
-        Process jarRun = Processes.start(List.of(Processes.java(), "-Xlog:class+load=info", "-jar",
-                Processes.migrateJar().toString(), "--db", throughJar.toString()));
-        Process mainRun = Processes.startMain(MigrateCommand.class, "--db", throughMain.toString());
-        Migrator.create().migrate(throughApi);
-        Processes.Result jar = Processes.finish(jarRun);
-        Processes.Result main = Processes.finish(mainRun);
+        ProcessResult jar;
+        ProcessResult main;
+        try (ChildProcess jarRun = MigrateJar.command(List.of("-Xlog:class+load=info"), "--db", throughJar.toString()).start();
+             ChildProcess mainRun = Command.java(MigrateCommand.class, "--db", throughMain.toString()).start()) {
+            Migrator.create().migrate(throughApi);
+            jar = jarRun.finish(ChildProcess.DEFAULT_TIMEOUT);
+            main = mainRun.finish(ChildProcess.DEFAULT_TIMEOUT);
+        }
 
         assertEquals(0, jar.exitCode(), jar.toString());
         assertEquals("", jar.stderr(), "Liquibase prints nothing");
@@ -166,7 +171,7 @@ class FixtureAdoptionTest {
         assertEquals(expected, SqliteDb.changelog(throughMain));
 
         String migrated = Fixtures.sha256(throughJar);
-        Processes.Result again = Processes.migrateJar(List.of("-Xlog:class+load=info"), "--db", throughJar.toString());
+        ProcessResult again = MigrateJar.command(List.of("-Xlog:class+load=info"), "--db", throughJar.toString()).run();
         assertEquals(0, again.exitCode(), again.toString());
         assertEquals(List.of(throughJar + ": up to date at schema version 6"), summaryLines(again.stdout()));
         assertEquals(0, loadedLiquibaseClasses(again.stdout()), "the fast path never loads Liquibase");
@@ -179,12 +184,14 @@ class FixtureAdoptionTest {
         Path throughApi = dir.resolve("api/state.db");
         Path throughJar = dir.resolve("jar/state.db");
         Path throughMain = dir.resolve("main/state.db");
-        Process jarRun = Processes.start(List.of(Processes.java(), "-jar", Processes.migrateJar().toString(),
-                "--db", throughJar.toString()));
-        Process mainRun = Processes.startMain(MigrateCommand.class, "--db", throughMain.toString());
-        Migrator.create().migrate(throughApi);
-        Processes.Result jar = Processes.finish(jarRun);
-        Processes.Result main = Processes.finish(mainRun);
+        ProcessResult jar;
+        ProcessResult main;
+        try (ChildProcess jarRun = MigrateJar.command(List.of(), "--db", throughJar.toString()).start();
+             ChildProcess mainRun = Command.java(MigrateCommand.class, "--db", throughMain.toString()).start()) {
+            Migrator.create().migrate(throughApi);
+            jar = jarRun.finish(ChildProcess.DEFAULT_TIMEOUT);
+            main = mainRun.finish(ChildProcess.DEFAULT_TIMEOUT);
+        }
         assertEquals(throughJar + ": created at schema version 6 (34 changesets run, 0 already present)\n", jar.stdout(), jar.toString());
         assertEquals("", jar.stderr());
         assertEquals(0, main.exitCode(), main.toString());

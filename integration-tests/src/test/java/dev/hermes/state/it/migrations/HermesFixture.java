@@ -1,6 +1,6 @@
 package dev.hermes.state.it.migrations;
 
-import dev.hermes.state.it.Fixtures;
+import dev.hermes.state.testsupport.Fixtures;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

@@ -1,6 +1,8 @@
 package dev.hermes.state.it.migrations;
 
-import dev.hermes.state.it.Python;
+import dev.hermes.state.testsupport.Command;
+import dev.hermes.state.testsupport.ProcessResult;
+import dev.hermes.state.testsupport.Python;
 import dev.hermes.state.migrations.Migrator;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -10,7 +12,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -68,9 +69,8 @@ class PythonAgentAcceptanceTest {
         Map<String, String> schemaBefore = SqliteDb.master(db);
         Map<String, List<String>> dataBefore = SqliteDb.dump(db);
 
-        List<String> command = new ArrayList<>(List.of("python3", "-c", AGENT_OPEN, db.toString(),
-                ExpectedSchema.AGENT_STARTUP_SCRIPT, ExpectedSchema.AGENT_TITLE_INDEX, ExpectedSchema.AGENT_FTS_SCRIPT));
-        Processes.Result python = Processes.run(command);
+        ProcessResult python = Command.python("-c", AGENT_OPEN, db.toString(), ExpectedSchema.AGENT_STARTUP_SCRIPT,
+                ExpectedSchema.AGENT_TITLE_INDEX, ExpectedSchema.AGENT_FTS_SCRIPT).run();
         assertEquals(0, python.exitCode(), python.toString());
         assertEquals("{\"version\": 6, \"journal_mode\": \"wal\", \"sessions\": " + sessions + "}\n", python.stdout());
 

@@ -6,7 +6,8 @@ import dev.hermes.state.HermesStateException;
 import dev.hermes.state.NotAHermesDatabaseException;
 import dev.hermes.state.SchemaTooNewException;
 import dev.hermes.state.StateIOException;
-import dev.hermes.state.it.Fixtures;
+import dev.hermes.state.testsupport.Fixtures;
+import dev.hermes.state.testsupport.ProcessResult;
 import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.sqlite.RetryPolicy;
 import org.junit.jupiter.api.Test;
@@ -189,17 +190,14 @@ class RefusedFilesTest {
         Path text = Files.writeString(dir.resolve("notes.db"), "plain text\n");
         for (Path db : List.of(newer, text)) {
             String sha = Fixtures.sha256(db);
-            Processes.Result result = Processes.migrateJar("--db", db.toString());
-            assertEquals(1, result.exitCode(), result.toString());
-            assertEquals("", result.stdout());
-            assertEquals(1, result.stderr().lines().count(), "one line, no stack trace: " + result.stderr());
-            assertTrue(result.stderr().startsWith("hermes-state-migrate: "), result.stderr());
+            ProcessResult result = MigrateJar.run("--db", db.toString());
+            result.userError(MigrateJar.PROGRAM);
             assertEquals(sha, Fixtures.sha256(db));
         }
-        Processes.Result newerResult = Processes.migrateJar("--db", newer.toString());
+        ProcessResult newerResult = MigrateJar.run("--db", newer.toString());
         assertTrue(newerResult.stderr().contains("Schema version 30 is newer than version 6"), newerResult.stderr());
 
-        Processes.Result usage = Processes.migrateJar("--database", "x.db");
+        ProcessResult usage = MigrateJar.run("--database", "x.db");
         assertEquals(2, usage.exitCode(), usage.toString());
         assertEquals("unknown argument: --database\nusage: hermes-state-migrate --db PATH [--dry-run]\n", usage.stderr());
         assertFalse(Files.exists(Path.of("x.db")));

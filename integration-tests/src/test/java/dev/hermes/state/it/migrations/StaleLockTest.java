@@ -2,13 +2,12 @@ package dev.hermes.state.it.migrations;
 
 import dev.hermes.state.migrations.MigrationResult;
 import dev.hermes.state.migrations.Migrator;
+import dev.hermes.state.testsupport.ChildProcess;
+import dev.hermes.state.testsupport.Command;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -57,23 +56,11 @@ class StaleLockTest {
 
     /** Runs {@link KilledLiquibaseRun} in another JVM and kills it (SIGKILL) once it holds the lock. */
     private static void leaveStaleLock(Path db) throws Exception {
-        Process run = Processes.startMain(KilledLiquibaseRun.class, db.toString());
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(run.getInputStream(), StandardCharsets.UTF_8))) {
-            String line = out.readLine();
-            assertEquals("locked", line, () -> "the Liquibase run did not take its lock: " + errors(run));
-        } finally {
-            run.destroyForcibly();
-            run.waitFor();
+        try (ChildProcess run = Command.java(KilledLiquibaseRun.class, db.toString()).start()) {
+            String line = run.nextLine(ChildProcess.DEFAULT_TIMEOUT);
+            assertEquals("locked", line, () -> "the Liquibase run did not take its lock: " + run.transcript());
+            run.kill();
         }
         assertEquals(1, SqliteDb.single(db, "SELECT LOCKED FROM DATABASECHANGELOGLOCK WHERE ID = 1"));
-    }
-
-    private static String errors(Process run) {
-        try {
-            run.destroyForcibly().waitFor();
-            return new String(run.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        } catch (Exception e) {
-            return e.toString();
-        }
     }
 }

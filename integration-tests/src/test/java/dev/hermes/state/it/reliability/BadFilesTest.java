@@ -5,7 +5,9 @@ import dev.hermes.state.NotAHermesDatabaseException;
 import dev.hermes.state.SchemaTooNewException;
 import dev.hermes.state.StateIOException;
 import dev.hermes.state.core.StateRepository;
-import dev.hermes.state.it.Fixtures;
+import dev.hermes.state.it.cli.Cli;
+import dev.hermes.state.testsupport.Fixtures;
+import dev.hermes.state.testsupport.ProcessResult;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -165,13 +167,14 @@ class BadFilesTest {
         Path db = bad.make(dir);
         Snapshot before = Snapshot.of(db);
 
-        CommandLine.Result refused = CommandLine.run(dir, "--db", db.toString(), "sessions", "list");
-        refused.assertUserError();
+        Cli cli = new Cli(dir.resolve("hermes-home"));
+        ProcessResult refused = cli.run("--db", db.toString(), "sessions", "list");
+        refused.userError(Cli.PROGRAM);
         assertEquals(before, Snapshot.of(db), bad + ": unchanged after " + refused);
 
-        CommandLine.Result readOnly = CommandLine.run(dir, "--db", db.toString(), "--read-only", "--json", "sessions", "list");
+        ProcessResult readOnly = cli.run("--db", db.toString(), "--read-only", "--json", "sessions", "list");
         if (bad.readOnly != null) {
-            readOnly.assertUserError();
+            readOnly.userError(Cli.PROGRAM);
         } else {
             assertEquals(0, readOnly.exitCode(), readOnly.toString());
             assertEquals("", readOnly.stderr(), readOnly.toString());

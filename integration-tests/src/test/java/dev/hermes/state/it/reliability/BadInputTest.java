@@ -14,7 +14,7 @@ import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.TokenUsage;
 import dev.hermes.state.core.search.SearchHit;
 import dev.hermes.state.core.search.SearchQuery;
-import dev.hermes.state.it.Fixtures;
+import dev.hermes.state.testsupport.Fixtures;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;

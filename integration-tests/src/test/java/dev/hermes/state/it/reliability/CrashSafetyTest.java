@@ -2,6 +2,8 @@ package dev.hermes.state.it.reliability;
 
 import dev.hermes.state.it.SqlRows;
 import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.testsupport.ChildProcess;
+import dev.hermes.state.testsupport.Command;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,16 +50,18 @@ class CrashSafetyTest {
         Map<Long, String> everCommitted = new HashMap<>();
         for (int round = 1; round <= KILLS; round++) {
             String context = Seeds.replay(seed) + "kill " + round + ": ";
-            ChildProcess writer = ChildProcess.java(AppendingWriter.class, CHILD_JVM, db.toString(), "w" + round,
-                    String.valueOf(seed + round), "0", "shared-a", "shared-b");
-            // READY and one committed write: the kill lands while appending, not during start-up
-            assertTrue(writer.awaitLines(2, Duration.ofSeconds(90)), context + "the writer never wrote\n" + writer.transcript());
-            Thread.sleep(random.nextInt(MAX_KILL_DELAY_MILLIS));
-            writer.kill();
+            WriterReport report;
+            try (ChildProcess writer = Command.java(CHILD_JVM, AppendingWriter.class, db.toString(), "w" + round,
+                    String.valueOf(seed + round), "0", "shared-a", "shared-b").start()) {
+                // READY and one committed write: the kill lands while appending, not during start-up
+                assertTrue(writer.awaitLines(2, Duration.ofSeconds(90)), context + "the writer never wrote\n" + writer.transcript());
+                Thread.sleep(random.nextInt(MAX_KILL_DELAY_MILLIS));
+                writer.kill();
 
-            WriterReport report = WriterReport.parse(writer.lines());
-            assertEquals(List.of(), report.errors(), context + writer.transcript());
-            assertTrue(report.ready() && !report.done(), context + writer.transcript());
+                report = WriterReport.parse(writer.lines());
+                assertEquals(List.of(), report.errors(), context + writer.transcript());
+                assertTrue(report.ready() && !report.done(), context + writer.transcript());
+            }
             everCommitted.putAll(report.committed());
             boolean walLeft = Files.exists(wal(db)) && Files.size(wal(db)) > 0;
             long stored = checkFile(crashStateCopy(db, round), everCommitted, context);

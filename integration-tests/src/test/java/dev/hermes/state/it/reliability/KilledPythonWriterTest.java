@@ -1,8 +1,12 @@
 package dev.hermes.state.it.reliability;
 
 import dev.hermes.state.it.SqlRows;
-import dev.hermes.state.it.Python;
-import dev.hermes.state.it.Fixtures;
+import dev.hermes.state.it.cli.Cli;
+import dev.hermes.state.testsupport.ChildProcess;
+import dev.hermes.state.testsupport.Command;
+import dev.hermes.state.testsupport.ProcessResult;
+import dev.hermes.state.testsupport.Python;
+import dev.hermes.state.testsupport.Fixtures;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,19 +56,21 @@ class KilledPythonWriterTest {
         Map<String, Long> committed = StoreFiles.rowCounts(db);
         Path script = Files.writeString(dir.resolve("writer.py"), WRITER);
 
-        ChildProcess agent = ChildProcess.start(List.of("python3", script.toString(), db.toString()), Map.of());
-        assertTrue(agent.awaitLines(1, Duration.ofSeconds(60)), agent.transcript());
-        agent.kill();
+        try (ChildProcess agent = Command.python(script.toString(), db.toString()).start()) {
+            assertTrue(agent.awaitLines(1, Duration.ofSeconds(60)), agent.transcript());
+            agent.kill();
+        }
         Path journal = Path.of(db + "-journal");
         assertTrue(Files.size(journal) > 0, "the killed agent left a hot journal");
         String before = Fixtures.sha256(db) + Fixtures.sha256(journal);
 
-        CommandLine.Result readOnly = CommandLine.run(dir, "--db", db.toString(), "--read-only", "stats");
-        readOnly.assertUserError();
+        Cli cli = new Cli(dir.resolve("hermes-home"));
+        ProcessResult readOnly = cli.run("--db", db.toString(), "--read-only", "stats");
+        readOnly.userError(Cli.PROGRAM);
         assertTrue(readOnly.stderr().contains("left unfinished"), readOnly.toString());
         assertEquals(before, Fixtures.sha256(db) + Fixtures.sha256(journal), "the read-only command wrote nothing");
 
-        CommandLine.Result list = CommandLine.run(dir, "--db", db.toString(), "--json", "sessions", "list", "--limit", "100");
+        ProcessResult list = cli.run("--db", db.toString(), "--json", "sessions", "list", "--limit", "100");
         assertEquals(0, list.exitCode(), list.toString());
         assertEquals(committed, StoreFiles.rowCounts(db), "the last committed state, nothing of the killed transaction");
         assertEquals(FIXTURE_SESSIONS, committed.get("sessions"));

@@ -1,6 +1,8 @@
 package dev.hermes.state.it.reliability;
 
-import dev.hermes.state.it.Python;
+import dev.hermes.state.testsupport.ChildProcess;
+import dev.hermes.state.testsupport.Command;
+import dev.hermes.state.testsupport.Python;
 import dev.hermes.state.core.ListSessionsQuery;
 import dev.hermes.state.core.RichSession;
 import dev.hermes.state.core.StateRepository;
@@ -9,6 +11,7 @@ import dev.hermes.state.core.search.SearchQuery;
 import org.jooq.Field;
 import org.jooq.Record3;
 import org.jooq.impl.DSL;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -51,6 +54,14 @@ class MixedWritersTest {
 
     @TempDir
     Path dir;
+
+    /** The writer processes, killed if a failed test left them running. */
+    private final List<ChildProcess> children = new ArrayList<>();
+
+    @AfterEach
+    void closeChildren() {
+        children.forEach(ChildProcess::close);
+    }
 
     @Test
     void javaAndPythonWritersWithConcurrentReadersLoseNothing() throws Exception {
@@ -106,20 +117,21 @@ class MixedWritersTest {
         for (String name : List.of("java1", "java2")) {
             List<String> args = new ArrayList<>(List.of(db.toString(), name, String.valueOf(seed + name.hashCode()), millis));
             args.addAll(SHARED);
-            writers.put(name, ChildProcess.java(AppendingWriter.class, List.of("-Xmx256m"), args.toArray(String[]::new)));
+            writers.put(name, Command.java(List.of("-Xmx256m"), AppendingWriter.class, args.toArray(String[]::new)).start());
         }
         if (Python.hasSqlite3()) {
             Path script = dir.resolve("agent_writer.py");
             try (InputStream in = MixedWritersTest.class.getResourceAsStream("/reliability/agent_writer.py")) {
                 Files.copy(in, script);
             }
-            List<String> command = new ArrayList<>(List.of("python3", script.toString(), db.toString(), "python",
+            List<String> args = new ArrayList<>(List.of(script.toString(), db.toString(), "python",
                     String.valueOf(seed & 0x7fffffff), String.valueOf(SECONDS)));
-            command.addAll(SHARED);
-            writers.put("python", ChildProcess.start(command, Map.of()));
+            args.addAll(SHARED);
+            writers.put("python", Command.python(args.toArray(String[]::new)).start());
         } else {
             System.out.println("[reliability] mixed writers: python3 with sqlite3 not found; the Python agent writer is left out");
         }
+        children.addAll(writers.values());
         return writers;
     }
 

@@ -2,7 +2,9 @@ package dev.hermes.state.it.reliability;
 
 import dev.hermes.state.core.NewMessage;
 import dev.hermes.state.core.StateRepository;
-import dev.hermes.state.it.Fixtures;
+import dev.hermes.state.testsupport.Command;
+import dev.hermes.state.testsupport.Fixtures;
+import dev.hermes.state.testsupport.ProcessResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -12,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,10 +37,10 @@ class PrivacyTest {
     void newStoresTheirWalAndShmAndTheirNewFoldersAreOwnerOnlyEvenWithUmaskZero() throws Exception {
         Path explicit = dir.resolve("created/by/open/state.db");
         Path home = dir.resolve("hermes-home/profile");
-        List<String> command = new ArrayList<>(List.of("sh", "-c", "umask 000 && exec \"$0\" \"$@\"", ChildProcess.javaLauncher(),
-                "-cp", System.getProperty("java.class.path"), NewStoreChild.class.getName(), explicit.toString()));
-        ChildProcess child = ChildProcess.start(command, Map.of("HERMES_HOME", home.toString()));
-        assertEquals(0, child.waitFor(Duration.ofSeconds(180)), child.transcript());
+        List<String> command = new ArrayList<>(List.of("sh", "-c", "umask 000 && exec \"$0\" \"$@\""));
+        command.addAll(Command.java(NewStoreChild.class, explicit.toString()).argv());
+        ProcessResult child = Command.of(command).withEnv("HERMES_HOME", home.toString()).run();
+        assertEquals(0, child.exitCode(), child.toString());
 
         Map<String, String> modes = new LinkedHashMap<>();
         for (String line : child.lines()) {
@@ -58,7 +59,7 @@ class PrivacyTest {
         }
         Map<String, String> seen = new TreeMap<>();
         expected.keySet().forEach(path -> seen.put(path, modes.getOrDefault(path, "not reported")));
-        assertEquals(new TreeMap<>(expected), seen, child.transcript());
+        assertEquals(new TreeMap<>(expected), seen, child.toString());
     }
 
     @ParameterizedTest
