@@ -284,17 +284,28 @@ class MessageSearchTest {
     }
 
     @Test
-    void limitIsCapped() throws SQLException {
-        assertEquals(SearchQuery.MAX_LIMIT, SearchQuery.builder("x").limit(Integer.MAX_VALUE).build().limit());
+    void anyLimitIsHonoured() throws SQLException {
+        assertEquals(Integer.MAX_VALUE, SearchQuery.builder("x").limit(Integer.MAX_VALUE).build().limit());
         assertEquals(20, SearchQuery.of("x").limit());
         connection.setAutoCommit(false);
         writer.session("s", "cli", 1000);
-        for (int i = 0; i < SearchQuery.MAX_LIMIT + 5; i++) {
-            writer.message("s", "user", "many " + i, 1001 + i);
+        List<Long> written = new ArrayList<>();
+        for (int i = 0; i < 1205; i++) {
+            written.add(writer.message("s", "user", "many " + i + " 多次迁移" + i, 1001 + i));
         }
         connection.commit();
         connection.setAutoCommit(true);
-        assertEquals(SearchQuery.MAX_LIMIT, ids(SearchQuery.builder("many").limit(5000).build()).size());
+        // more matches than any former cap: every one comes back, once, whatever limit above their number
+        for (int limit : List.of(1205, 5000, Integer.MAX_VALUE)) {
+            assertEquals(written, sortedIds(SearchQuery.builder("many").limit(limit).build()), "limit " + limit);
+        }
+        assertEquals(1204, ids(SearchQuery.builder("many").limit(1204).build()).size());
+        assertEquals(5, ids(SearchQuery.builder("many").limit(Integer.MAX_VALUE).offset(1200).build()).size());
+        // the CJK fallback pages the same way, newest first
+        List<Long> newestFirst = new ArrayList<>(written);
+        java.util.Collections.reverse(newestFirst);
+        assertEquals(newestFirst, ids(SearchQuery.builder("迁移").limit(Integer.MAX_VALUE).build()));
+        assertEquals(newestFirst.subList(1000, 1205), ids(SearchQuery.builder("迁移").limit(5000).offset(1000).build()));
     }
 
     // ------------------------------------------------------------------ queries Hermes fails on
