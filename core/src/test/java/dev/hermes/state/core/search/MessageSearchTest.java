@@ -93,8 +93,12 @@ class MessageSearchTest {
     @Test
     void equalTimestampsAreOrderedById() throws SQLException {
         writer.session("s", "cli", 1000);
+        writer.session("other", "cli", 1000);
+        writer.message("s", "user", "later but inserted before", 1021);
         writer.message("s", "user", "tie first", 1020);
+        writer.message("other", "user", "same time in another session", 1020);
         long second = writer.message("s", "assistant", "tie second", 1020);
+        writer.message("other", "user", "again another session", 1020);
         writer.message("s", "user", "tie third", 1020);
         writer.message("s", "user", "earlier but inserted last", 1019);
 
@@ -102,9 +106,17 @@ class MessageSearchTest {
         assertEquals(second, hit.id());
         assertEquals(List.of(new ContextMessage("user", "tie first"), new ContextMessage("assistant", "tie second"),
                 new ContextMessage("user", "tie third")), hit.context());
+        // at the edges of a run of equal timestamps, the neighbour is at the earlier / later timestamp
+        assertEquals(List.of(new ContextMessage("user", "earlier but inserted last"), new ContextMessage("user", "tie first"),
+                new ContextMessage("assistant", "tie second")), search.search(reader, SearchQuery.of("first")).get(0).context());
+        assertEquals(List.of(new ContextMessage("assistant", "tie second"), new ContextMessage("user", "tie third"),
+                new ContextMessage("user", "later but inserted before")), search.search(reader, SearchQuery.of("third")).get(0).context());
         SearchHit earliest = search.search(reader, SearchQuery.of("earlier")).get(0);
         assertEquals(List.of(new ContextMessage("user", "earlier but inserted last"), new ContextMessage("user", "tie first")),
                 earliest.context());
+        SearchHit latest = search.search(reader, SearchQuery.of("later")).get(0);
+        assertEquals(List.of(new ContextMessage("user", "tie third"), new ContextMessage("user", "later but inserted before")),
+                latest.context());
     }
 
     @Test
