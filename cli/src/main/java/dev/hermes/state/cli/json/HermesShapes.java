@@ -90,15 +90,17 @@ public final class HermesShapes {
     }
 
     /**
-     * A {@code list_sessions_rich} row: every column plus {@code preview}, {@code last_active} and
-     * {@code _lineage_root_id}. Hermes adds the last key only to projected rows; it is always present
-     * here (null when the row was not projected), which reads the same through {@code row.get(...)}.
+     * A {@code list_sessions_rich} row: every column plus {@code preview} and {@code last_active}, and
+     * {@code _lineage_root_id} only on a row projected onto the tip of its compression chain: Hermes
+     * adds the key to those rows alone, and its callers test for it ({@code "_lineage_root_id" in row}).
      */
     public static Map<String, Object> rich(RichSession r) {
         Map<String, Object> row = session(r.session());
         row.put("preview", r.preview());
         row.put("last_active", r.lastActive());
-        row.put("_lineage_root_id", r.lineageRootId());
+        if (r.lineageRootId() != null) {
+            row.put("_lineage_root_id", r.lineageRootId());
+        }
         return row;
     }
 

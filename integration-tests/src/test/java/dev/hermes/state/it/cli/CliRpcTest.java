@@ -208,6 +208,35 @@ class CliRpcTest {
         assertEquals("", Files.readString(stderr));
     }
 
+    /**
+     * list_sessions_rich rows have Hermes' exact keys: _lineage_root_id on the row projected onto a
+     * compression tip, on no other row (Hermes' own tests assert {@code "_lineage_root_id" not in row}).
+     */
+    @Test
+    void onlyAProjectedRowHasTheLineageRootKey() throws Exception {
+        start(dir.resolve("state.db"));
+        result(1, "create_session", Map.of("session_id", "plain", "source", "cli"));
+        result(2, "create_session", Map.of("session_id", "root", "source", "cli"));
+        result(3, "end_session", Map.of("session_id", "root", "end_reason", "compression"));
+        result(4, "create_session", Map.of("session_id", "tip", "source", "cli", "parent_session_id", "root"));
+        result(5, "append_message", Map.of("session_id", "tip", "role", "user", "content", "continued"));
+
+        JsonNode rows = result(6, "list_sessions_rich", Map.of());
+        assertEquals(List.of("tip", "plain"), Cli.ids(rows), "the root shows as its tip; the tip itself is a child");
+        List<String> plainKeys = new ArrayList<>(CliReadCommandsTest.SESSION_KEYS);
+        plainKeys.addAll(List.of("preview", "last_active"));
+        List<String> projectedKeys = new ArrayList<>(plainKeys);
+        projectedKeys.add("_lineage_root_id");
+        assertEquals(projectedKeys, keys(rows.get(0)));
+        assertEquals("root", rows.get(0).get("_lineage_root_id").asText());
+        assertEquals("continued", rows.get(0).get("preview").asText());
+        assertEquals(plainKeys, keys(rows.get(1)));
+        for (Map<String, ?> unprojected : List.of(Map.of("include_children", true), Map.of("project_compression_tips", false))) {
+            JsonNode listed = result(7, "list_sessions_rich", unprojected);
+            listed.forEach(row -> assertEquals(plainKeys, keys(row), unprojected + ": " + row));
+        }
+    }
+
     @Test
     void closeEndsTheSession() throws Exception {
         start(dir.resolve("state.db"));
