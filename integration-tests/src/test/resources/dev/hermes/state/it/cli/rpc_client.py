@@ -55,6 +55,14 @@ assert all("_lineage_root_id" not in row for row in result("c5", "list_sessions_
 hits = result(5, "search_messages", query="迁移")
 assert [(hit["id"], hit["session_id"]) for hit in hits] == [(message_id, "py1")], hits
 
+# every hit comes back when the limit is larger than the number of matches, as in Hermes
+ids = result("many", "append_messages", session_id="py1",
+             messages=[{"role": "assistant", "content": "deployment %d" % i} for i in range(1200)])
+for limit in (1200, 100000, sys.maxsize, 10 ** 30):
+    hits = result("limit", "search_messages", query="deploy*", limit=limit)
+    assert sorted(hit["id"] for hit in hits) == ids, (limit, len(hits))
+assert len(result("offset", "search_messages", query="deploy*", limit=10 ** 12, offset=1100)) == 100
+
 error = call(6, "set_session_title", session_id="py1", title="x" * 101)["error"]
 assert error == {"type": "invalid_argument", "message": "Title too long (101 chars, max 100)"}, error
 assert call(7, "no_such_method")["error"]["type"] == "unknown_method"
