@@ -14,6 +14,8 @@ import java.util.Map;
  *                                  if it did not decode (or decoded to JSON null): Hermes then has the
  *                                  key, with value None, which {@link #toMap()} reproduces
  * @param codexReasoningItemsStored the same for codex_reasoning_items
+ * @param toolCallsStored           the message stores non-empty tool_calls text that is JSON, even JSON
+ *                                  null: Hermes then has the key, with the decoded value (None for null)
  */
 public record ChatMessage(
         String role,
@@ -25,7 +27,8 @@ public record ChatMessage(
         /* nullable */ Object reasoningDetails,
         /* nullable */ Object codexReasoningItems,
         boolean reasoningDetailsStored,
-        boolean codexReasoningItemsStored) {
+        boolean codexReasoningItemsStored,
+        boolean toolCallsStored) {
 
     /**
      * The Hermes dict: always {@code role} and {@code content} (content may be null); the other keys
@@ -41,7 +44,7 @@ public record ChatMessage(
         if (toolName != null && !toolName.isEmpty()) {
             map.put("tool_name", toolName);
         }
-        if (toolCalls != null) {
+        if (toolCallsStored || toolCalls != null) {
             map.put("tool_calls", toolCalls);
         }
         if (reasoning != null && !reasoning.isEmpty()) {

@@ -95,7 +95,7 @@ final class RichListing {
         var pageIds = DSL.select(SESSIONS.ID).from(SESSIONS)
                 .where(filter)
                 .orderBy(order)
-                .limit(limit + 1)
+                .limit((long) limit + 1) // limit may be Integer.MAX_VALUE: "all of them"
                 .offset(offset);
         List<Record> rows = transaction.dsl().select(SESSIONS.fields()).select(PREVIEW_RAW, LAST_ACTIVE, STARTED_AT_RAW)
                 .from(SESSIONS)

@@ -75,26 +75,33 @@ final class Rows {
 
     /**
      * A messages row in the OpenAI chat shape ({@code get_messages_as_conversation}): tool_calls
-     * decoded when non-empty (left out when not JSON); reasoning fields only for assistant messages,
-     * decoded when non-empty (present with null when not JSON, as Hermes' {@code except: None}).
+     * decoded when non-empty (left out when not JSON; present with null when the text is JSON null);
+     * reasoning fields only for assistant messages, decoded when non-empty (present with null when
+     * not JSON, as Hermes' {@code except: None}).
      */
     static ChatMessage chatMessage(Record row) {
         String role = get(row, MESSAGES.ROLE);
         boolean assistant = "assistant".equals(role);
         String reasoningDetails = assistant ? emptyToNull(text(get(row, MESSAGES.REASONING_DETAILS))) : null;
         String codexReasoningItems = assistant ? emptyToNull(text(get(row, MESSAGES.CODEX_REASONING_ITEMS))) : null;
+        String toolCallsText = emptyToNull(text(get(row, MESSAGES.TOOL_CALLS)));
+        Object toolCalls = decodeOr(toolCallsText, NOT_JSON);
         return new ChatMessage(
                 role,
                 get(row, MESSAGES.CONTENT),
                 emptyToNull(get(row, MESSAGES.TOOL_CALL_ID)),
                 emptyToNull(get(row, MESSAGES.TOOL_NAME)),
-                decodeOr(emptyToNull(text(get(row, MESSAGES.TOOL_CALLS))), null),
+                toolCalls == NOT_JSON ? null : toolCalls,
                 assistant ? emptyToNull(get(row, MESSAGES.REASONING)) : null,
                 decodeOr(reasoningDetails, null),
                 decodeOr(codexReasoningItems, null),
                 reasoningDetails != null,
-                codexReasoningItems != null);
+                codexReasoningItems != null,
+                toolCallsText != null && toolCalls != NOT_JSON);
     }
+
+    /** What {@link #decodeOr} gives back for text that is not JSON, told apart from JSON null. */
+    private static final Object NOT_JSON = new Object();
 
     /** Where each column of the two tables sits in a row that selects the whole table (the usual case). */
     private static final Map<Field<?>, Integer> TABLE_POSITIONS = tablePositions();

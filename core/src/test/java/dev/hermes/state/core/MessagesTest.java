@@ -147,7 +147,11 @@ class MessagesTest extends FreshStoreTest {
                 "INSERT INTO messages (session_id, role, content, reasoning_details, codex_reasoning_items, timestamp)"
                 + " VALUES ('s1', 'assistant', 'again', 'null', '{\"unterminated', 1999999999.5)",
                 "INSERT INTO messages (session_id, role, content, reasoning_details, codex_reasoning_items, timestamp)"
-                + " VALUES ('s1', 'user', 'users never show reasoning', 'not json', '[1]', 1999999999.7)");
+                + " VALUES ('s1', 'user', 'users never show reasoning', 'not json', '[1]', 1999999999.7)",
+                // tool_calls written by another program: JSON null, not JSON, empty text
+                "INSERT INTO messages (session_id, role, content, tool_calls, timestamp) VALUES ('s1', 'assistant', 'n', 'null', 1999999999.8)",
+                "INSERT INTO messages (session_id, role, content, tool_calls, timestamp) VALUES ('s1', 'assistant', 'x', 'not json', 1999999999.85)",
+                "INSERT INTO messages (session_id, role, content, tool_calls, timestamp) VALUES ('s1', 'tool', 'e', '', 1999999999.9)");
         List<Map<String, Object>> conversation = store.getMessagesAsConversation("s1").stream().map(ChatMessage::toMap).toList();
         assertEquals(List.of(
                 map("role", "system", "content", "rules"),
@@ -158,7 +162,11 @@ class MessagesTest extends FreshStoreTest {
                 // Hermes: try: m[k] = json.loads(v) except: m[k] = None -- the key stays, with null
                 map("role", "assistant", "content", "done", "reasoning_details", null),
                 map("role", "assistant", "content", "again", "reasoning_details", null, "codex_reasoning_items", null),
-                map("role", "user", "content", "users never show reasoning")), conversation);
+                map("role", "user", "content", "users never show reasoning"),
+                // Hermes: if m["tool_calls"]: m["tool_calls"] = json.loads(...) -- "null" is truthy text, loads to None
+                map("role", "assistant", "content", "n", "tool_calls", null),
+                map("role", "assistant", "content", "x"),
+                map("role", "tool", "content", "e")), conversation);
     }
 
     @Test

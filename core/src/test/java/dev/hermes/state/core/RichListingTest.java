@@ -99,6 +99,12 @@ class RichListingTest extends FreshStoreTest {
         assertEquals(List.of("discord-root", "slack-root", "cli-root"), ids(ListSessionsQuery.builder().excludeSources(List.of()).build()));
         assertEquals(List.of("slack-root"), ids(ListSessionsQuery.builder().limit(1).offset(1).build()));
         assertEquals(List.of(), ids(ListSessionsQuery.builder().limit(0).build()));
+        // any limit is honoured, the largest one too (no cap, no overflow of the one-extra-row read)
+        assertEquals(List.of("discord-root", "slack-root", "cli-root"), ids(ListSessionsQuery.builder().limit(Integer.MAX_VALUE).build()));
+        assertEquals(List.of("slack-root", "cli-root"), ids(ListSessionsQuery.builder().limit(Integer.MAX_VALUE).offset(1).build()));
+        Page<RichSession> whole = store.listSessionsRichPage(ListSessionsQuery.builder().limit(Integer.MAX_VALUE).build(), null);
+        assertEquals(3, whole.items().size());
+        assertEquals(Optional.empty(), whole.nextCursor());
         assertThrows(InvalidArgumentException.class, () -> store.listSessionsRich(ListSessionsQuery.builder().limit(-1).build()));
         assertThrows(InvalidArgumentException.class, () -> store.listSessionsRich(ListSessionsQuery.builder().offset(-5).build()));
         assertThrows(InvalidArgumentException.class, () -> store.listSessionsRich(ListSessionsQuery.builder().excludeSources(List.of(" ")).build()));

@@ -73,6 +73,55 @@ class StoreSearchTest {
     }
 
     /**
+     * The caller's limit is honoured however large: with 1,500 matches (more than any page size a
+     * store might cap at) a larger limit returns every one, each with its own context; offsets page
+     * through them; the CJK fallback does the same, newest first.
+     */
+    @Test
+    void aLimitAboveTheNumberOfMatchesReturnsEveryHit() {
+        try (StateRepository store = TestStores.fresh(dir)) {
+            store.createSession("a", "cli");
+            store.createSession("b", "telegram");
+            Map<Long, String> deployments = new LinkedHashMap<>();
+            Map<Long, String> migrations = new LinkedHashMap<>();
+            for (String session : List.of("a", "b")) {
+                List<NewMessage> batch = new ArrayList<>();
+                for (int i = 0; i < 1500; i++) {
+                    batch.add(NewMessage.of("user", i % 2 == 0 ? "deployment " + session + i : "数据库迁移问题" + session + i));
+                }
+                List<Long> ids = store.appendMessages(session, batch);
+                for (int i = 0; i < ids.size(); i++) {
+                    (i % 2 == 0 ? deployments : migrations).put(ids.get(i), batch.get(i).content());
+                }
+            }
+            List<Long> allDeployments = List.copyOf(deployments.keySet());
+            for (int limit : List.of(1500, 100_000, Integer.MAX_VALUE)) {
+                List<SearchHit> hits = store.searchMessages(SearchQuery.builder("deploy*").limit(limit).build());
+                assertEquals(allDeployments, hits.stream().map(SearchHit::id).sorted().toList(), "limit " + limit);
+                for (SearchHit hit : hits) {
+                    assertTrue(hit.context().contains(new SearchHit.ContextMessage("user", deployments.get(hit.id()))),
+                            "each hit has its own context: " + hit);
+                }
+            }
+            List<Long> paged = new ArrayList<>();
+            for (int offset = 0; offset < 1500; offset += 600) {
+                paged.addAll(ids(store, SearchQuery.builder("deploy*").limit(600).offset(offset).build()));
+            }
+            assertEquals(allDeployments, paged.stream().sorted().toList(), "pages of 600 hold each hit once");
+            assertEquals(300, ids(store, SearchQuery.builder("deploy*").limit(100_000).offset(1200).build()).size());
+            assertEquals(750, ids(store, SearchQuery.builder("deploy*").sourceFilter(List.of("telegram")).limit(100_000).build()).size());
+
+            List<Long> newestFirst = new ArrayList<>(migrations.keySet());
+            java.util.Collections.reverse(newestFirst);
+            List<SearchHit> cjk = store.searchMessages(SearchQuery.builder("迁移").limit(100_000).build());
+            assertEquals(newestFirst, cjk.stream().map(SearchHit::id).toList());
+            assertEquals(migrations.get(cjk.get(0).id()), cjk.get(0).snippet());
+            assertEquals(newestFirst.subList(1000, 1500),
+                    store.searchMessages(SearchQuery.builder("迁移").limit(5000).offset(1000).build()).stream().map(SearchHit::id).toList());
+        }
+    }
+
+    /**
      * A pool lends proxies of its connections (as HikariCP does); the store keeps the ones it takes and
      * prepares each search statement once per connection, not once per search.
      */

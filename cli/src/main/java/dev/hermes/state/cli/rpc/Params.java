@@ -53,16 +53,25 @@ final class Params {
         return values.containsKey(name) ? string(name) : defaultValue;
     }
 
-    /** An integer; {@code defaultValue} when absent or null. */
-    int integer(String name, int defaultValue) {
+    /**
+     * A number of rows (a limit, an offset); {@code defaultValue} when absent or null. Python's ints
+     * have no bound, and callers pass {@code sys.maxsize} or {@code 10**12} to mean "all of them": a
+     * count above {@link Integer#MAX_VALUE} asks for more rows than one answer can hold, so it is read
+     * as {@link Integer#MAX_VALUE}, which gives the same answer. A negative count is left for the store
+     * to refuse with its own message.
+     */
+    int count(String name, int defaultValue) {
+        if (values.get(name) instanceof BigInteger big && big.signum() > 0) {
+            return Integer.MAX_VALUE;
+        }
         Long value = optionalLong(name);
         if (value == null) {
             return defaultValue;
         }
-        if (value < Integer.MIN_VALUE || value > Integer.MAX_VALUE) {
+        if (value < Integer.MIN_VALUE) {
             throw new InvalidArgumentException(caller + ": parameter '" + name + "' is out of range: " + value);
         }
-        return value.intValue();
+        return (int) Math.min(value, Integer.MAX_VALUE);
     }
 
     /** An integer; {@code defaultValue} when absent or null. */

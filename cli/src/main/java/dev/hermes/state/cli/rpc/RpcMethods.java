@@ -150,8 +150,8 @@ final class RpcMethods {
         });
         add(methods, "search_sessions", List.of("source", "limit", "offset"), p -> {
             String source = p.string("source");
-            int limit = p.integer("limit", 20);
-            int offset = p.integer("offset", 0);
+            int limit = p.count("limit", 20);
+            int offset = p.count("offset", 0);
             return store -> HermesShapes.sessions(store.get().searchSessions(source, limit, offset));
         });
 
@@ -241,8 +241,8 @@ final class RpcMethods {
             ListSessionsQuery query = ListSessionsQuery.builder()
                     .source(p.string("source"))
                     .excludeSources(p.stringList("exclude_sources"))
-                    .limit(p.integer("limit", 20))
-                    .offset(p.integer("offset", 0))
+                    .limit(p.count("limit", 20))
+                    .offset(p.count("offset", 0))
                     .includeChildren(p.bool("include_children", false))
                     .projectCompressionTips(p.bool("project_compression_tips", true))
                     .build();
@@ -254,8 +254,8 @@ final class RpcMethods {
                     .sourceFilter(p.stringList("source_filter"))
                     .excludeSources(p.stringList("exclude_sources"))
                     .roleFilter(p.stringList("role_filter"))
-                    .limit(p.integer("limit", 20))
-                    .offset(p.integer("offset", 0))
+                    .limit(p.count("limit", 20))
+                    .offset(p.count("offset", 0))
                     .build();
             return store -> HermesShapes.hits(store.get().searchMessages(query));
         });

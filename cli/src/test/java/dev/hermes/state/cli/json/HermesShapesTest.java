@@ -9,10 +9,12 @@ import dev.hermes.state.core.search.SearchHit;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 class HermesShapesTest {
@@ -62,7 +64,18 @@ class HermesShapesTest {
         assertEquals("Deploy it", row.get("preview"));
         assertEquals(STARTED.plusSeconds(60), row.get("last_active"));
         assertEquals("root", row.get("_lineage_root_id"));
-        assertNull(HermesShapes.rich(new RichSession(session("s", null), "", STARTED, null)).get("_lineage_root_id"));
+        List<String> keys = new ArrayList<>(SESSION_COLUMNS);
+        keys.addAll(List.of("preview", "last_active", "_lineage_root_id"));
+        assertEquals(keys, List.copyOf(row.keySet()));
+    }
+
+    @Test
+    void aRichRowThatWasNotProjectedHasNoLineageRootKey() {
+        Map<String, Object> row = HermesShapes.rich(new RichSession(session("s", null), "", STARTED, null));
+        assertFalse(row.containsKey("_lineage_root_id"), "Hermes adds the key to projected rows only");
+        List<String> keys = new ArrayList<>(SESSION_COLUMNS);
+        keys.addAll(List.of("preview", "last_active"));
+        assertEquals(keys, List.copyOf(row.keySet()));
     }
 
     @Test

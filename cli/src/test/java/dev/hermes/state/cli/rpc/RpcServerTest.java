@@ -103,6 +103,21 @@ class RpcServerTest {
     }
 
     @Test
+    void aCountBeyondJavasIntMeansAllOfThemAndANegativeOneIsRefused() {
+        assertEquals("Search limit must not be negative, got -1",
+                error(answer("{\"id\": 1, \"method\": \"search_messages\", \"params\": {\"query\": \"x\", \"limit\": -1}}")).get("message"));
+        assertEquals("list_sessions_rich(): parameter 'offset' is out of range: -10000000000",
+                error(answer("{\"id\": 2, \"method\": \"list_sessions_rich\", \"params\": {\"offset\": -10000000000}}")).get("message"));
+        assertEquals(0, opened.get());
+        // Python's sys.maxsize and 10**30 pass the argument checks and reach the store (which this test cannot open)
+        for (String limit : List.of("9223372036854775807", "1000000000000000000000000000000")) {
+            assertEquals("schema_too_new", error(answer("{\"id\": 3, \"method\": \"search_messages\", \"params\": "
+                    + "{\"query\": \"x\", \"limit\": " + limit + ", \"offset\": " + limit + "}}")).get("type"));
+        }
+        assertEquals(2, opened.get());
+    }
+
+    @Test
     void aStoreThatCannotBeOpenedIsReportedInBandAndRetriedOnTheNextRequest() {
         Map<?, ?> first = answer("{\"id\": 10, \"method\": \"session_count\"}");
         assertEquals("schema_too_new", error(first).get("type"));

@@ -11,9 +11,10 @@ import java.util.List;
  * null or empty = no filter. Defaults: limit 20, offset 0.
  *
  * <p>{@code query} is any user text (null and blank find nothing); it never makes the search fail.
- * A negative limit or offset, or a null element in a list, is an {@link InvalidArgumentException}.
- * A limit above {@link #MAX_LIMIT} is lowered to it: one page holds at most that many hits, each with
- * its snippet and context, and Hermes' "no limit" (-1) is not offered.
+ * A negative limit or offset, or a null element in a list, is an {@link InvalidArgumentException}
+ * (Hermes' "no limit", -1, is not offered: ask for {@link Integer#MAX_VALUE}). Any other limit is
+ * honoured, however large: every hit of the page is returned, and the page is held in memory, about
+ * 1.5 KB per hit with its snippet and context.
  */
 public record SearchQuery(
         /* nullable */ String query,
@@ -23,9 +24,6 @@ public record SearchQuery(
         int limit,
         int offset) {
 
-    /** The largest page a search returns. */
-    public static final int MAX_LIMIT = 1000;
-
     public SearchQuery {
         if (limit < 0) {
             throw new InvalidArgumentException("Search limit must not be negative, got " + limit);
@@ -33,7 +31,6 @@ public record SearchQuery(
         if (offset < 0) {
             throw new InvalidArgumentException("Search offset must not be negative, got " + offset);
         }
-        limit = Math.min(limit, MAX_LIMIT);
         sourceFilter = Arguments.optionalListWithoutNulls(sourceFilter, "sourceFilter");
         excludeSources = Arguments.optionalListWithoutNulls(excludeSources, "excludeSources");
         roleFilter = Arguments.optionalListWithoutNulls(roleFilter, "roleFilter");

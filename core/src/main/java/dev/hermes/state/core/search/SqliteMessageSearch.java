@@ -277,23 +277,30 @@ final class SqliteMessageSearch implements MessageSearch {
     }
 
     /**
-     * The id of the message just before (or after) a page row in its session, by (timestamp, id): one
-     * seek in idx_messages_session (session_id, timestamp, rowid).
+     * The id of the message just before (or after) a page row in its session, by (timestamp, id): the
+     * nearest id at the same timestamp, else the nearest message at an earlier (later) timestamp. Each
+     * is one seek in idx_messages_session (session_id, timestamp, rowid), however many messages share
+     * the timestamp (a batch append gives all of its messages one): with a single range condition on
+     * (timestamp, id), SQLite seeks on the timestamp alone and steps through every tied message.
+     * COALESCE runs the second seek only when the first finds nothing.
      */
-    private static Select<Record1<Long>> neighbour(Table<?> page, boolean following) {
+    private static Field<Long> neighbour(Table<?> page, boolean following) {
         Field<Instant> timestamp = page.field(MESSAGES.TIMESTAMP);
         Field<Long> id = page.field(MESSAGES.ID);
         Condition sameSession = NEIGHBOUR.SESSION_ID.eq(page.field(MESSAGES.SESSION_ID));
-        Condition beyond = following
-                ? NEIGHBOUR.TIMESTAMP.ge(timestamp).and(NEIGHBOUR.TIMESTAMP.gt(timestamp).or(NEIGHBOUR.ID.gt(id)))
-                : NEIGHBOUR.TIMESTAMP.le(timestamp).and(NEIGHBOUR.TIMESTAMP.lt(timestamp).or(NEIGHBOUR.ID.lt(id)));
-        return DSL.select(NEIGHBOUR.ID)
+        Select<Record1<Long>> sameTimestamp = DSL.select(NEIGHBOUR.ID)
                 .from(NEIGHBOUR)
-                .where(sameSession, beyond)
+                .where(sameSession, NEIGHBOUR.TIMESTAMP.eq(timestamp), following ? NEIGHBOUR.ID.gt(id) : NEIGHBOUR.ID.lt(id))
+                .orderBy(following ? NEIGHBOUR.ID.asc() : NEIGHBOUR.ID.desc())
+                .limit(DSL.inline(1));
+        Select<Record1<Long>> otherTimestamp = DSL.select(NEIGHBOUR.ID)
+                .from(NEIGHBOUR)
+                .where(sameSession, following ? NEIGHBOUR.TIMESTAMP.gt(timestamp) : NEIGHBOUR.TIMESTAMP.lt(timestamp))
                 .orderBy(following
                         ? List.of(NEIGHBOUR.TIMESTAMP.asc(), NEIGHBOUR.ID.asc())
                         : List.of(NEIGHBOUR.TIMESTAMP.desc(), NEIGHBOUR.ID.desc()))
                 .limit(DSL.inline(1));
+        return DSL.coalesce(DSL.field(sameTimestamp), DSL.field(otherTimestamp));
     }
 
     private static SearchHit toHit(Record row) {

@@ -172,7 +172,7 @@ class Fts5QueryFuzzTest {
         containing.forEach((term, messages) -> {
             String noise = pick(random, noiseKinds);
             for (String query : List.of(term, noisy.get(noise).apply(term))) {
-                Set<Long> found = MessageSearch.sqlite().search(reader, SearchQuery.builder(query).limit(SearchQuery.MAX_LIMIT).build())
+                Set<Long> found = MessageSearch.sqlite().search(reader, SearchQuery.builder(query).limit(Integer.MAX_VALUE).build())
                         .stream().map(SearchHit::id).collect(Collectors.toSet());
                 if (!found.containsAll(messages)) {
                     misses.add("seed " + SEED + ": " + visible(query) + " expected " + messages + ", found " + new TreeSet<>(found));

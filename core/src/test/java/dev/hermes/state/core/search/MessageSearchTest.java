@@ -93,8 +93,12 @@ class MessageSearchTest {
     @Test
     void equalTimestampsAreOrderedById() throws SQLException {
         writer.session("s", "cli", 1000);
+        writer.session("other", "cli", 1000);
+        writer.message("s", "user", "later but inserted before", 1021);
         writer.message("s", "user", "tie first", 1020);
+        writer.message("other", "user", "same time in another session", 1020);
         long second = writer.message("s", "assistant", "tie second", 1020);
+        writer.message("other", "user", "again another session", 1020);
         writer.message("s", "user", "tie third", 1020);
         writer.message("s", "user", "earlier but inserted last", 1019);
 
@@ -102,9 +106,17 @@ class MessageSearchTest {
         assertEquals(second, hit.id());
         assertEquals(List.of(new ContextMessage("user", "tie first"), new ContextMessage("assistant", "tie second"),
                 new ContextMessage("user", "tie third")), hit.context());
+        // at the edges of a run of equal timestamps, the neighbour is at the earlier / later timestamp
+        assertEquals(List.of(new ContextMessage("user", "earlier but inserted last"), new ContextMessage("user", "tie first"),
+                new ContextMessage("assistant", "tie second")), search.search(reader, SearchQuery.of("first")).get(0).context());
+        assertEquals(List.of(new ContextMessage("assistant", "tie second"), new ContextMessage("user", "tie third"),
+                new ContextMessage("user", "later but inserted before")), search.search(reader, SearchQuery.of("third")).get(0).context());
         SearchHit earliest = search.search(reader, SearchQuery.of("earlier")).get(0);
         assertEquals(List.of(new ContextMessage("user", "earlier but inserted last"), new ContextMessage("user", "tie first")),
                 earliest.context());
+        SearchHit latest = search.search(reader, SearchQuery.of("later")).get(0);
+        assertEquals(List.of(new ContextMessage("user", "tie third"), new ContextMessage("user", "later but inserted before")),
+                latest.context());
     }
 
     @Test
@@ -284,17 +296,28 @@ class MessageSearchTest {
     }
 
     @Test
-    void limitIsCapped() throws SQLException {
-        assertEquals(SearchQuery.MAX_LIMIT, SearchQuery.builder("x").limit(Integer.MAX_VALUE).build().limit());
+    void anyLimitIsHonoured() throws SQLException {
+        assertEquals(Integer.MAX_VALUE, SearchQuery.builder("x").limit(Integer.MAX_VALUE).build().limit());
         assertEquals(20, SearchQuery.of("x").limit());
         connection.setAutoCommit(false);
         writer.session("s", "cli", 1000);
-        for (int i = 0; i < SearchQuery.MAX_LIMIT + 5; i++) {
-            writer.message("s", "user", "many " + i, 1001 + i);
+        List<Long> written = new ArrayList<>();
+        for (int i = 0; i < 1205; i++) {
+            written.add(writer.message("s", "user", "many " + i + " 多次迁移" + i, 1001 + i));
         }
         connection.commit();
         connection.setAutoCommit(true);
-        assertEquals(SearchQuery.MAX_LIMIT, ids(SearchQuery.builder("many").limit(5000).build()).size());
+        // more matches than any former cap: every one comes back, once, whatever limit above their number
+        for (int limit : List.of(1205, 5000, Integer.MAX_VALUE)) {
+            assertEquals(written, sortedIds(SearchQuery.builder("many").limit(limit).build()), "limit " + limit);
+        }
+        assertEquals(1204, ids(SearchQuery.builder("many").limit(1204).build()).size());
+        assertEquals(5, ids(SearchQuery.builder("many").limit(Integer.MAX_VALUE).offset(1200).build()).size());
+        // the CJK fallback pages the same way, newest first
+        List<Long> newestFirst = new ArrayList<>(written);
+        java.util.Collections.reverse(newestFirst);
+        assertEquals(newestFirst, ids(SearchQuery.builder("迁移").limit(Integer.MAX_VALUE).build()));
+        assertEquals(newestFirst.subList(1000, 1205), ids(SearchQuery.builder("迁移").limit(5000).offset(1000).build()));
     }
 
     // ------------------------------------------------------------------ queries Hermes fails on

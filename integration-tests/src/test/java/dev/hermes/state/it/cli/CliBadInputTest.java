@@ -1,5 +1,6 @@
 package dev.hermes.state.it.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.hermes.state.testsupport.Fixtures;
 import dev.hermes.state.testsupport.ProcessResult;
 import org.junit.jupiter.api.Test;
@@ -12,8 +13,10 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -86,6 +89,38 @@ class CliBadInputTest {
         assertEquals(26, cli.json("--db", db.toString(), "--read-only", "--json", "sessions", "list", "--limit", "50").size());
         assertTrue(cli.run("--db", db.toString(), "status").ok().stdout().contains("newer than version 6"));
         assertEquals(before, Fixtures.sha256(db));
+    }
+
+    /** status on a newer file says which version it is at and that no step will be applied, none "pending". */
+    @Test
+    void statusOfANewerFileSaysNothingWillBeApplied() throws Exception {
+        Cli cli = new Cli(dir);
+        Path python = Fixtures.copy("state-v6.db", Files.createDirectory(dir.resolve("python")));  // no step recorded
+        Path adopted = Fixtures.copy("state-v6.db", Files.createDirectory(dir.resolve("adopted")));
+        cli.run("--db", adopted.toString(), "migrate").ok();                                       // every step recorded
+        for (Path db : List.of(python, adopted)) {
+            try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+                 Statement statement = connection.createStatement()) {
+                statement.executeUpdate("UPDATE schema_version SET version = 9");
+            }
+            String before = Fixtures.sha256(db);
+            List<String> lines = cli.run("--db", db.toString(), "status").ok().lines();
+            assertTrue(lines.contains("Schema        version 9 (newer than version 6, the newest this hermes-state knows: "
+                    + "use --read-only; it will not be migrated or written)"), String.join("\n", lines));
+            assertTrue(lines.contains("Steps         none will be applied: the file is at version 9, past the 34 steps that "
+                    + "build versions 1-6"), String.join("\n", lines));
+            assertFalse(lines.stream().anyMatch(line -> line.toLowerCase(java.util.Locale.ROOT).contains("pending")),
+                    "nothing pending: " + String.join("\n", lines));
+
+            JsonNode status = cli.json("--db", db.toString(), "--json", "status");
+            assertEquals(9, status.get("schema_version").asInt());
+            assertEquals(6, status.get("latest_version").asInt());
+            assertTrue(status.get("newer_than_latest").asBoolean(), status.toString());
+            assertFalse(status.get("up_to_date").asBoolean());
+            assertEquals(0, status.get("pending").size(), status.toString());
+            assertEquals(db == adopted ? 34 : 0, status.get("applied").size(), "what the file has recorded: " + db);
+            assertEquals(before, Fixtures.sha256(db));
+        }
     }
 
     @Test

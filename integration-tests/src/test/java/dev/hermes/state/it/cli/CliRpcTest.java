@@ -195,6 +195,92 @@ class CliRpcTest {
         assertEquals("", process.stderr());
     }
 
+    /**
+     * list_sessions_rich rows have Hermes' exact keys: _lineage_root_id on the row projected onto a
+     * compression tip, on no other row (Hermes' own tests assert {@code "_lineage_root_id" not in row}).
+     */
+    @Test
+    void onlyAProjectedRowHasTheLineageRootKey() throws Exception {
+        start(dir.resolve("state.db"));
+        result(1, "create_session", Map.of("session_id", "plain", "source", "cli"));
+        result(2, "create_session", Map.of("session_id", "root", "source", "cli"));
+        result(3, "end_session", Map.of("session_id", "root", "end_reason", "compression"));
+        result(4, "create_session", Map.of("session_id", "tip", "source", "cli", "parent_session_id", "root"));
+        result(5, "append_message", Map.of("session_id", "tip", "role", "user", "content", "continued"));
+
+        JsonNode rows = result(6, "list_sessions_rich", Map.of());
+        assertEquals(List.of("tip", "plain"), Cli.ids(rows), "the root shows as its tip; the tip itself is a child");
+        List<String> plainKeys = new ArrayList<>(CliReadCommandsTest.SESSION_KEYS);
+        plainKeys.addAll(List.of("preview", "last_active"));
+        List<String> projectedKeys = new ArrayList<>(plainKeys);
+        projectedKeys.add("_lineage_root_id");
+        assertEquals(projectedKeys, keys(rows.get(0)));
+        assertEquals("root", rows.get(0).get("_lineage_root_id").asText());
+        assertEquals("continued", rows.get(0).get("preview").asText());
+        assertEquals(plainKeys, keys(rows.get(1)));
+        for (Map<String, ?> unprojected : List.of(Map.of("include_children", true), Map.of("project_compression_tips", false))) {
+            JsonNode listed = result(7, "list_sessions_rich", unprojected);
+            listed.forEach(row -> assertEquals(plainKeys, keys(row), unprojected + ": " + row));
+        }
+    }
+
+    /**
+     * search_messages returns every hit when the limit is larger than the number of matches, here
+     * 1,500 of each kind (FTS5 prefix, CJK fallback): through the RPC, with Python-sized limits
+     * (10**12, sys.maxsize), and through {@code search --json} on the command line.
+     */
+    @Test
+    void searchReturnsEveryHitWhenTheLimitIsLarger() throws Exception {
+        Path db = dir.resolve("state.db");
+        start(db);
+        List<Long> deployments = new ArrayList<>();
+        List<Long> migrations = new ArrayList<>();
+        for (String session : List.of("a", "b", "c")) {
+            result("create-" + session, "create_session", Map.of("session_id", session, "source", "cli"));
+            List<Map<String, Object>> messages = new ArrayList<>();
+            for (int i = 0; i < 1000; i++) {
+                messages.add(Map.of("role", "user", "content", i % 2 == 0 ? "deployment " + session + i : "数据库迁移问题" + i));
+            }
+            JsonNode ids = result("append-" + session, "append_messages", Map.of("session_id", session, "messages", messages));
+            for (int i = 0; i < ids.size(); i++) {
+                (i % 2 == 0 ? deployments : migrations).add(ids.get(i).asLong());
+            }
+        }
+        assertEquals(1500, deployments.size());
+        for (Object limit : List.of(1500, 100_000, 1_000_000_000_000L, Long.MAX_VALUE)) {
+            JsonNode hits = result("limit-" + limit, "search_messages", Map.of("query", "deploy*", "limit", limit));
+            assertEquals(deployments, Cli.sortedNumericIds(hits), "limit " + limit);
+        }
+        List<Long> paged = new ArrayList<>(Cli.sortedNumericIds(result("first", "search_messages",
+                Map.of("query", "deploy*", "limit", 1400))));
+        JsonNode rest = result("rest", "search_messages", Map.of("query", "deploy*", "limit", 100_000, "offset", 1400));
+        assertEquals(100, rest.size(), "the 100 hits after the first 1,400");
+        paged.addAll(Cli.sortedNumericIds(rest));
+        assertEquals(deployments, paged.stream().sorted().toList(), "the two pages hold every hit once");
+        List<Long> newestFirst = new ArrayList<>(migrations);
+        java.util.Collections.reverse(newestFirst);
+        List<Long> cjk = new ArrayList<>();
+        result("cjk", "search_messages", Map.of("query", "迁移", "limit", 100_000)).forEach(hit -> cjk.add(hit.get("id").asLong()));
+        assertEquals(newestFirst, cjk, "the CJK fallback, newest first");
+        assertEquals(3, result("sessions", "search_sessions", Map.of("limit", 1_000_000_000_000L)).size(),
+                "search_sessions takes a Python-sized limit too");
+        assertEquals(3, result("listing", "list_sessions_rich", Map.of("limit", Long.MAX_VALUE)).size());
+        assertTrue(result("close", "close", Map.of()).isNull());
+        assertEquals(0, process.waitFor(WAIT), process.transcript());
+
+        Cli cli = new Cli(dir);
+        JsonNode hits = cli.json("--db", db.toString(), "--json", "search", "deploy*", "--limit", "100000");
+        assertEquals(deployments, Cli.sortedNumericIds(hits));
+        assertEquals(List.of("id", "session_id", "role", "snippet", "timestamp", "tool_name", "source", "model",
+                "session_started", "context"), keys(hits.get(0)));
+        List<Long> cliCjk = new ArrayList<>();
+        cli.json("--db", db.toString(), "--json", "search", "迁移", "--limit", "5000")
+                .forEach(hit -> cliCjk.add(hit.get("id").asLong()));
+        assertEquals(newestFirst, cliCjk);
+        List<String> lines = cli.run("--db", db.toString(), "search", "deploy*", "--limit", "100000").ok().lines();
+        assertEquals("1500 hits for 'deploy*'.", lines.get(lines.size() - 1));
+    }
+
     @Test
     void closeEndsTheSession() throws Exception {
         start(dir.resolve("state.db"));
