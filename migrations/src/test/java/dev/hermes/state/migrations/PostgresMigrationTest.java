@@ -132,6 +132,18 @@ class PostgresMigrationTest {
                 () -> migrator.migrate(postgres.connect(), "Bad-Name"));
     }
 
+    /** Given a PostgreSQL connection, the one-argument migrate (for DataSource-built stores) uses schema hermes. */
+    @Test
+    void aPostgresqlConnectionAloneMigratesSchemaHermes() throws SQLException {
+        try (Connection connection = postgres.connect()) {
+            assertEquals(6, migrator.migrate(connection).toVersion());
+            assertTrue(migrator.migrate(connection).fastPath());
+            assertEquals("6", single(connection, "SELECT version FROM hermes.schema_version"));
+        } finally {
+            execute("DROP SCHEMA IF EXISTS hermes CASCADE");
+        }
+    }
+
     /** Four threads migrate one new schema and one more another, at once: all succeed, one of each creates. */
     @Test
     void concurrentMigratorsQueueOnTheAdvisoryLock() throws Exception {
