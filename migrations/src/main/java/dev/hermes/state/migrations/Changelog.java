@@ -10,13 +10,17 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The project's changelog as plain data, read without starting Liquibase: the ordered changesets
- * (id and schema version) the master changelog includes. The fast path compares a file's
+ * The project's changelogs as plain data, read without starting Liquibase: the ordered changesets
+ * (id and schema version) a master changelog includes. The fast path compares a store's
  * DATABASECHANGELOG with this list, which costs microseconds instead of Liquibase's second.
+ * SQLite's changelog is the one beside this class; PostgreSQL's, for the same versions, is in the
+ * {@code postgresql/} folder below it.
  */
 final class Changelog {
     static final String RESOURCE_FOLDER = "dev/hermes/state/migrations/";
     static final String MASTER = RESOURCE_FOLDER + "changelog.xml";
+    static final String POSTGRESQL_FOLDER = RESOURCE_FOLDER + "postgresql/";
+    static final String POSTGRESQL_MASTER = POSTGRESQL_FOLDER + "changelog.xml";
 
     private static final Pattern INCLUDE = Pattern.compile("<include\\s+file=\"(v(\\d+)\\.sql)\"");
     private static final Pattern CHANGESET = Pattern.compile("^--changeset\\s+([^:\\s]+):(\\S+)", Pattern.MULTILINE);
@@ -26,25 +30,36 @@ final class Changelog {
     record ChangeSetRef(int version, String author, String id, String logicalFile) {
     }
 
-    private static final List<ChangeSetRef> CHANGESETS = load();
+    private static final List<ChangeSetRef> CHANGESETS = load(RESOURCE_FOLDER);
+
+    /** Read on first use only: opening a SQLite file never reads the PostgreSQL changelog. */
+    private static final class Postgresql {
+        static final List<ChangeSetRef> CHANGESETS = load(POSTGRESQL_FOLDER);
+    }
 
     private Changelog() {
     }
 
+    /** SQLite's changesets, in order. */
     static List<ChangeSetRef> changeSets() {
         return CHANGESETS;
+    }
+
+    /** PostgreSQL's changesets, in order. */
+    static List<ChangeSetRef> postgresqlChangeSets() {
+        return Postgresql.CHANGESETS;
     }
 
     static int latestVersion() {
         return CHANGESETS.get(CHANGESETS.size() - 1).version();
     }
 
-    private static List<ChangeSetRef> load() {
+    private static List<ChangeSetRef> load(String folder) {
         List<ChangeSetRef> result = new ArrayList<>();
-        Matcher include = INCLUDE.matcher(read(MASTER));
+        Matcher include = INCLUDE.matcher(read(folder + "changelog.xml"));
         while (include.find()) {
             int version = Integer.parseInt(include.group(2));
-            String sql = read(RESOURCE_FOLDER + include.group(1));
+            String sql = read(folder + include.group(1));
             Matcher path = LOGICAL_PATH.matcher(sql);
             if (!path.find()) {
                 throw new IllegalStateException(include.group(1) + " has no logicalFilePath");
@@ -55,7 +70,7 @@ final class Changelog {
             }
         }
         if (result.isEmpty()) {
-            throw new IllegalStateException("The changelog " + MASTER + " lists no changesets");
+            throw new IllegalStateException("The changelog " + folder + "changelog.xml lists no changesets");
         }
         return List.copyOf(result);
     }

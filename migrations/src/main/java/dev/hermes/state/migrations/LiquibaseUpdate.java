@@ -44,8 +44,22 @@ final class LiquibaseUpdate {
      * output (banner, logs, summary) is silenced. Returns the changesets it ran or marked ran.
      */
     static List<MigrationResult.AppliedChange> run(Connection inTransaction) throws Exception {
+        return run(inTransaction, Changelog.MASTER, Changelog.changeSets(), null);
+    }
+
+    /**
+     * Runs PostgreSQL's changelog on the store in {@code schema}, Liquibase's own tables included; the
+     * caller has set the transaction's search path to that schema.
+     */
+    static List<MigrationResult.AppliedChange> runPostgresql(Connection inTransaction, String schema) throws Exception {
+        return run(inTransaction, Changelog.POSTGRESQL_MASTER, Changelog.postgresqlChangeSets(), schema);
+    }
+
+    private static List<MigrationResult.AppliedChange> run(Connection inTransaction, String master,
+                                                           List<Changelog.ChangeSetRef> changeSets, String schema)
+            throws Exception {
         Map<String, Integer> versions = new HashMap<>();
-        for (Changelog.ChangeSetRef changeSet : Changelog.changeSets()) {
+        for (Changelog.ChangeSetRef changeSet : changeSets) {
             versions.put(changeSet.id(), changeSet.version());
         }
         List<MigrationResult.AppliedChange> changes = new ArrayList<>();
@@ -69,8 +83,12 @@ final class LiquibaseUpdate {
             Scope.child(quiet, () -> {
                 Database database = DatabaseFactory.getInstance()
                         .findCorrectDatabaseImplementation(new JdbcConnection(InTransactionConnection.wrap(inTransaction)));
+                if (schema != null) {
+                    database.setDefaultSchemaName(schema);
+                    database.setLiquibaseSchemaName(schema);
+                }
                 try {
-                    Liquibase liquibase = new Liquibase(Changelog.MASTER,
+                    Liquibase liquibase = new Liquibase(master,
                             new ClassLoaderResourceAccessor(LiquibaseUpdate.class.getClassLoader()), database);
                     liquibase.setShowSummary(UpdateSummaryEnum.OFF);
                     liquibase.setChangeExecListener(recorder);

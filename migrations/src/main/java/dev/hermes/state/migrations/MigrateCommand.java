@@ -1,18 +1,22 @@
 package dev.hermes.state.migrations;
 
 import dev.hermes.state.HermesStateException;
+import dev.hermes.state.postgresql.PostgresLocation;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
 
 /**
  * The migration-only run, for CI pipelines that prepare a database without starting an application:
- * {@code java -jar hermes-state-migrate.jar --db PATH [--dry-run]}. Exit code 0 on success, 1 when
- * the file is refused (with one line on stderr), 2 on bad usage. The build uses it too, to create
+ * {@code java -jar hermes-state-migrate.jar --db PATH|URL [--schema NAME] [--dry-run]}, where a URL is a
+ * PostgreSQL one ({@code postgresql://user:password@host:port/dbname}) and the schema defaults to
+ * {@code hermes}. Exit code 0 on success, 1 when the store is refused (with one line on stderr), 2 on
+ * bad usage. Output names a PostgreSQL store without its password. The build uses it too, to create
  * the database jOOQ generates its classes from.
  */
 public final class MigrateCommand {
-    private static final String USAGE = "usage: hermes-state-migrate --db PATH [--dry-run]";
+    private static final String USAGE = "usage: hermes-state-migrate --db PATH|postgresql://USER:PASSWORD@HOST:PORT/DB"
+            + " [--schema NAME] [--dry-run]";
 
     private MigrateCommand() {
     }
@@ -25,16 +29,21 @@ public final class MigrateCommand {
     }
 
     static int run(String[] args, PrintStream out, PrintStream err) {
-        Path db = null;
+        String db = null;
+        String schema = null;
         boolean dryRun = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
-                case "--db" -> {
+                case "--db", "--schema" -> {
                     if (i + 1 >= args.length) {
-                        err.println("--db needs a PATH\n" + USAGE);
+                        err.println(args[i] + " needs a value\n" + USAGE);
                         return 2;
                     }
-                    db = Path.of(args[++i]);
+                    if (args[i].equals("--db")) {
+                        db = args[++i];
+                    } else {
+                        schema = args[++i];
+                    }
                 }
                 case "--dry-run" -> dryRun = true;
                 case "-h", "--help" -> {
@@ -47,13 +56,23 @@ public final class MigrateCommand {
                 }
             }
         }
-        if (db == null) {
-            err.println(USAGE);
+        if (db == null || schema != null && !PostgresLocation.isUrl(db)) {
+            err.println((db == null ? "" : "--schema is for a PostgreSQL URL\n") + USAGE);
             return 2;
         }
         try {
             Migrator migrator = Migrator.create();
-            MigrationResult result = dryRun ? migrator.dryRun(db) : migrator.migrate(db);
+            String target;
+            MigrationResult result;
+            if (PostgresLocation.isUrl(db)) {
+                PostgresLocation location = PostgresLocation.parse(db)
+                        .withSchema(schema == null ? PostgresLocation.DEFAULT_SCHEMA : schema);
+                target = location.toString();
+                result = dryRun ? migrator.dryRun(location) : migrator.migrate(location);
+            } else {
+                target = db;
+                result = dryRun ? migrator.dryRun(Path.of(db)) : migrator.migrate(Path.of(db));
+            }
             if (dryRun) {
                 for (MigrationResult.AppliedChange change : result.changes()) {
                     out.println("-- " + change.id() + (change.executed() ? "" : " (already present: recorded only)"));
@@ -62,7 +81,7 @@ public final class MigrateCommand {
                     }
                 }
             }
-            out.println(describe(db, result));
+            out.println(describe(target, result));
             return 0;
         } catch (HermesStateException e) {
             err.println("hermes-state-migrate: " + e.getMessage());
@@ -70,7 +89,7 @@ public final class MigrateCommand {
         }
     }
 
-    static String describe(Path db, MigrationResult result) {
+    static String describe(String db, MigrationResult result) {
         if (result.fastPath()) {
             return db + ": up to date at schema version " + result.toVersion();
         }

@@ -5,6 +5,8 @@ import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.NotAHermesDatabaseException;
 import dev.hermes.state.SchemaTooNewException;
 import dev.hermes.state.StateIOException;
+import dev.hermes.state.postgresql.PostgresErrors;
+import dev.hermes.state.postgresql.PostgresLocation;
 import dev.hermes.state.sqlite.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteErrors;
 import dev.hermes.state.sqlite.SqliteFile;
@@ -37,7 +39,7 @@ public final class Migrator {
     private final RetryPolicy retryPolicy;
 
     /** How a run ends: which of them may take the fast path and which keep what Liquibase did. */
-    private enum Mode {
+    enum Mode {
         MIGRATE(true, true),
         DRY_RUN(false, true),
         /** Liquibase's own verdict even on an up-to-date file, rolled back: for tests and measurements. */
@@ -106,6 +108,9 @@ public final class Migrator {
         if (connection == null) {
             throw new InvalidArgumentException("connection must not be null");
         }
+        if (isPostgresql(connection)) {
+            return migrate(connection, PostgresLocation.DEFAULT_SCHEMA);
+        }
         String what = "migrating the database";
         try {
             boolean autoCommit = connection.getAutoCommit();
@@ -127,6 +132,44 @@ public final class Migrator {
         } catch (SQLException e) {
             throw SqliteErrors.translate(e, what);
         }
+    }
+
+    /**
+     * Migrates the store in a PostgreSQL schema ({@link PostgresLocation#schema()}, {@code hermes} unless
+     * named), creating the schema and its tables when they do not exist; a no-op without a lock, a write
+     * or Liquibase when it is up to date. One transaction: all or nothing, and concurrent migrators of the
+     * database queue on an advisory lock. Messages name the location without its password.
+     *
+     * @throws SchemaTooNewException       the store is newer than {@link #LATEST_VERSION}; it is left unchanged
+     * @throws NotAHermesDatabaseException the schema holds another application's tables
+     * @throws StateIOException            the server cannot be reached, refuses the login, or the role lacks a
+     *                                     privilege (e.g. to create the pg_trgm extension the search index needs)
+     * @throws dev.hermes.state.BusyException another migration held the lock for more than a minute
+     */
+    public MigrationResult migrate(PostgresLocation database) {
+        return PostgresMigration.migrate(checkLocation(database), Mode.MIGRATE);
+    }
+
+    /** What {@link #migrate(PostgresLocation)} would do, computed in a transaction that is rolled back. */
+    public MigrationResult dryRun(PostgresLocation database) {
+        return PostgresMigration.migrate(checkLocation(database), Mode.DRY_RUN);
+    }
+
+    /** Liquibase's own verdict on a PostgreSQL store even when it is up to date, rolled back (for tests). */
+    MigrationResult checkWithLiquibase(PostgresLocation database) {
+        return PostgresMigration.migrate(checkLocation(database), Mode.LIQUIBASE_CHECK);
+    }
+
+    /**
+     * Migrates the store in {@code schema} of the PostgreSQL database behind an application-owned
+     * connection. A transaction the caller left open on it is committed first; its auto-commit setting
+     * and search path are as before afterwards.
+     */
+    public MigrationResult migrate(Connection connection, String schema) {
+        if (connection == null) {
+            throw new InvalidArgumentException("connection must not be null");
+        }
+        return PostgresMigration.migrate(connection, schema, "schema " + schema, Mode.MIGRATE);
     }
 
     /**
@@ -370,6 +413,21 @@ public final class Migrator {
         return new NotAHermesDatabaseException(name + " is a SQLite database but not a Hermes session store"
                 + (inspection.isBlank() ? " (it is empty)" : " (it has the tables " + inspection.userTables()
                 + " but no Hermes sessions table)") + "; it was left unchanged");
+    }
+
+    private static PostgresLocation checkLocation(PostgresLocation database) {
+        if (database == null) {
+            throw new InvalidArgumentException("database must not be null");
+        }
+        return database;
+    }
+
+    private static boolean isPostgresql(Connection connection) {
+        try {
+            return "PostgreSQL".equals(connection.getMetaData().getDatabaseProductName());
+        } catch (SQLException e) {
+            throw PostgresErrors.translate(e, "reading the connection's database product");
+        }
     }
 
     private static Path checkPath(Path file) {

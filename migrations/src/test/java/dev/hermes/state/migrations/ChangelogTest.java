@@ -6,6 +6,8 @@ import liquibase.change.core.RawSQLChange;
 import liquibase.changelog.ChangeLogParameters;
 import liquibase.changelog.ChangeSet;
 import liquibase.changelog.DatabaseChangeLog;
+import liquibase.database.Database;
+import liquibase.database.core.PostgresDatabase;
 import liquibase.database.core.SQLiteDatabase;
 import liquibase.logging.core.NoOpLogService;
 import liquibase.parser.ChangeLogParserFactory;
@@ -95,12 +97,60 @@ class ChangelogTest {
                 "INSERT INTO", "ALTER TABLE", "UPDATE schema_version"), statementKinds);
     }
 
+    /**
+     * PostgreSQL's changelog has SQLite's versions and changeset ids, except that FTS5's table and
+     * triggers are replaced by the search column, its function and the two search indexes.
+     */
+    @Test
+    void postgresqlHasTheSameVersionsAndChangesetsWithItsOwnSearch() throws Exception {
+        List<Changelog.ChangeSetRef> changeSets = Changelog.postgresqlChangeSets();
+        List<String> sqliteOnly = List.of("v1-messages-fts", "v1-trigger-fts-insert", "v1-trigger-fts-delete",
+                "v1-trigger-fts-update");
+        List<String> postgresqlOnly = List.of("v1-function-messages-content-tsv", "v1-messages-content_tsv",
+                "v1-idx-messages-content-tsv", "v1-extension-pg-trgm", "v1-idx-messages-content-trgm");
+        List<String> expected = new ArrayList<>();
+        for (Changelog.ChangeSetRef changeSet : Changelog.changeSets()) {
+            if (changeSet.id().equals("v1-messages-fts")) {
+                expected.addAll(postgresqlOnly);
+            } else if (!sqliteOnly.contains(changeSet.id())) {
+                expected.add(changeSet.id());
+            }
+        }
+        assertEquals(expected, changeSets.stream().map(Changelog.ChangeSetRef::id).toList());
+        for (Changelog.ChangeSetRef changeSet : changeSets) {
+            assertEquals("hermes", changeSet.author());
+            assertEquals("hermes-state/postgresql/v" + changeSet.version() + ".sql", changeSet.logicalFile());
+            assertTrue(changeSet.id().startsWith("v" + changeSet.version() + "-"), changeSet.id());
+        }
+
+        List<ChangeSet> parsed = parse(Changelog.POSTGRESQL_MASTER, new PostgresDatabase());
+        assertEquals(changeSets.stream().map(c -> c.author() + ":" + c.id() + ":" + c.logicalFile()).toList(),
+                parsed.stream().map(c -> c.getAuthor() + ":" + c.getId() + ":" + c.getFilePath()).toList());
+        for (ChangeSet changeSet : parsed) {
+            assertEquals(Set.of("postgresql"), changeSet.getDbmsSet(), changeSet.getId());
+            assertEquals(1, changeSet.getChanges().size(), changeSet.getId());
+            RawSQLChange raw = (RawSQLChange) changeSet.getChanges().get(0);
+            assertFalse(raw.isSplitStatements(), changeSet.getId());
+            // one statement: no semicolon outside comments and $$-quoted bodies
+            String outsideBodies = raw.getSql().replaceAll("(?m)^\\s*--.*$", "")
+                    .replaceAll("(?s)\\$\\$.*?\\$\\$", "\\$\\$");
+            assertFalse(outsideBodies.contains(";"), changeSet.getId());
+            boolean guarded = changeSet.getId().equals("v1-extension-pg-trgm");
+            assertEquals(guarded ? 1 : 0, changeSet.getPreconditions() == null ? 0
+                    : changeSet.getPreconditions().getNestedPreconditions().size(), changeSet.getId());
+        }
+    }
+
     private static List<ChangeSet> parseWithLiquibase() throws Exception {
+        return parse(Changelog.MASTER, new SQLiteDatabase());
+    }
+
+    private static List<ChangeSet> parse(String master, Database database) throws Exception {
         List<ChangeSet> result = new ArrayList<>();
         Scope.child(Map.of(Scope.Attr.logService.name(), new NoOpLogService()), () -> {
             ClassLoaderResourceAccessor resources = new ClassLoaderResourceAccessor(ChangelogTest.class.getClassLoader());
-            DatabaseChangeLog changeLog = ChangeLogParserFactory.getInstance().getParser(Changelog.MASTER, resources)
-                    .parse(Changelog.MASTER, new ChangeLogParameters(new SQLiteDatabase()), resources);
+            DatabaseChangeLog changeLog = ChangeLogParserFactory.getInstance().getParser(master, resources)
+                    .parse(master, new ChangeLogParameters(database), resources);
             result.addAll(changeLog.getChangeSets());
         });
         return result;

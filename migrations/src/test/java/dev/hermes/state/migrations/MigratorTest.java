@@ -174,7 +174,8 @@ class MigratorTest {
         assertEquals(2, MigrateCommand.run(new String[] {"--db"}, o, e));
         assertEquals(2, MigrateCommand.run(new String[] {"--db", "x.db", "--force"}, o, e));
         assertEquals(0, MigrateCommand.run(new String[] {"--help"}, o, e));
-        assertEquals("usage: hermes-state-migrate --db PATH [--dry-run]\n", out.toString(StandardCharsets.UTF_8));
+        assertEquals("usage: hermes-state-migrate --db PATH|postgresql://USER:PASSWORD@HOST:PORT/DB [--schema NAME] [--dry-run]\n",
+                out.toString(StandardCharsets.UTF_8));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("unknown argument: --force"));
     }
 

@@ -199,7 +199,8 @@ class RefusedFilesTest {
 
         ProcessResult usage = MigrateJar.run("--database", "x.db");
         assertEquals(2, usage.exitCode(), usage.toString());
-        assertEquals("unknown argument: --database\nusage: hermes-state-migrate --db PATH [--dry-run]\n", usage.stderr());
+        assertEquals("unknown argument: --database\nusage: hermes-state-migrate"
+                + " --db PATH|postgresql://USER:PASSWORD@HOST:PORT/DB [--schema NAME] [--dry-run]\n", usage.stderr());
         assertFalse(Files.exists(Path.of("x.db")));
     }
 

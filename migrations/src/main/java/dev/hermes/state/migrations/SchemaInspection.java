@@ -1,0 +1,138 @@
+package dev.hermes.state.migrations;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What a PostgreSQL schema really contains, read from the catalog without writing: the same facts
+ * {@link FileInspection} reads from a SQLite file (so the same rules tell a Hermes store from another
+ * application's tables), plus whether the schema exists. Names are PostgreSQL's lower-case ones,
+ * Liquibase's tables included.
+ *
+ * @param exists   the schema exists
+ * @param contents its tables, indexes, the columns of the two Hermes tables, the version it claims and
+ *                 the changesets it has recorded (no triggers, no journal mode on PostgreSQL)
+ */
+record SchemaInspection(boolean exists, FileInspection contents) {
+    static final String CHANGELOG_TABLE = "databasechangelog";
+    static final String LOCK_TABLE = "databasechangeloglock";
+    /** The column and indexes that hold PostgreSQL's full-text search, in place of SQLite's FTS5 table and triggers. */
+    static final String SEARCH_COLUMN = "content_tsv";
+    static final List<String> SEARCH_INDEXES = List.of("idx_messages_content_tsv", "idx_messages_content_trgm");
+
+    static SchemaInspection of(Connection connection, String schema) throws SQLException {
+        boolean exists;
+        try (PreparedStatement statement = connection.prepareStatement(
+                "SELECT count(*) FROM pg_catalog.pg_namespace WHERE nspname = ?")) {
+            statement.setString(1, schema);
+            exists = queryInt(statement) > 0;
+        }
+        Set<String> tables = new TreeSet<>();
+        Set<String> indexes = new TreeSet<>();
+        try (PreparedStatement statement = connection.prepareStatement("""
+                SELECT c.relname, c.relkind IN ('i', 'I') FROM pg_catalog.pg_class c
+                JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+                WHERE n.nspname = ? AND c.relkind IN ('r', 'p', 'v', 'm', 'f', 'i', 'I')""")) {
+            statement.setString(1, schema);
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    (rows.getBoolean(2) ? indexes : tables).add(rows.getString(1));
+                }
+            }
+        }
+        Map<String, Set<String>> columns = new HashMap<>(Map.of("sessions", new HashSet<>(),
+                "messages", new HashSet<>(), "schema_version", new HashSet<>()));
+        boolean numericVersion = false;
+        try (PreparedStatement statement = connection.prepareStatement("""
+                SELECT c.relname, a.attname, a.atttypid IN ('int2'::regtype, 'int4'::regtype, 'int8'::regtype)
+                FROM pg_catalog.pg_attribute a
+                JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
+                JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+                WHERE n.nspname = ? AND c.relname IN ('sessions', 'messages', 'schema_version')
+                  AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped""")) {
+            statement.setString(1, schema);
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    columns.get(rows.getString(1)).add(rows.getString(2));
+                    numericVersion |= rows.getString(1).equals("schema_version") && rows.getString(2).equals("version")
+                            && rows.getBoolean(3);
+                }
+            }
+        }
+        String qualified = PostgresMigration.quote(schema) + ".";
+        // another application's schema_version table may have no version column, or one of another type
+        int version = numericVersion
+                ? queryInt(connection, "SELECT COALESCE(MAX(version), 0) FROM " + qualified + "schema_version") : 0;
+        Map<String, String> recorded = new HashMap<>();
+        if (tables.contains(CHANGELOG_TABLE)) {
+            try (Statement statement = connection.createStatement();
+                 ResultSet rows = statement.executeQuery("SELECT author, id, filename, exectype FROM " + qualified
+                         + CHANGELOG_TABLE)) {
+                while (rows.next()) {
+                    recorded.put(FileInspection.key(rows.getString(1), rows.getString(2), rows.getString(3)),
+                            rows.getString(4));
+                }
+            }
+        }
+        boolean lockHeld = tables.contains(LOCK_TABLE)
+                && queryInt(connection, "SELECT count(*) FROM " + qualified + LOCK_TABLE + " WHERE locked") > 0;
+        return new SchemaInspection(exists, new FileInspection(tables, indexes, Set.of(), columns.get("sessions"),
+                columns.get("messages"), version, recorded, lockHeld, "postgresql"));
+    }
+
+    /** The objects and columns of the version-6 schema this schema lacks, by name. */
+    List<String> missingV6Objects() {
+        List<String> missing = new ArrayList<>();
+        for (String table : List.of("schema_version", "sessions", "messages")) {
+            if (!contents.tables().contains(table)) {
+                missing.add("table " + table);
+            }
+        }
+        FileInspection.V6_SESSION_COLUMNS.stream().filter(c -> !contents.sessionColumns().contains(c))
+                .forEach(c -> missing.add("sessions." + c));
+        FileInspection.V6_MESSAGE_COLUMNS.stream().filter(c -> !contents.messageColumns().contains(c))
+                .forEach(c -> missing.add("messages." + c));
+        if (!contents.messageColumns().contains(SEARCH_COLUMN)) {
+            missing.add("messages." + SEARCH_COLUMN);
+        }
+        for (String index : FileInspection.V6_INDEXES) {
+            if (!contents.indexes().contains(index)) {
+                missing.add("index " + index);
+            }
+        }
+        for (String index : SEARCH_INDEXES) {
+            if (!contents.indexes().contains(index)) {
+                missing.add("index " + index);
+            }
+        }
+        return missing;
+    }
+
+    /** Nothing to do: the version, every object and every changeset of PostgreSQL's changelog are there. */
+    boolean isUpToDate() {
+        return contents.schemaVersion() == Migrator.LATEST_VERSION && missingV6Objects().isEmpty()
+                && contents.hasRecorded(Changelog.postgresqlChangeSets());
+    }
+
+    private static int queryInt(PreparedStatement statement) throws SQLException {
+        try (ResultSet rows = statement.executeQuery()) {
+            return rows.next() ? rows.getInt(1) : 0;
+        }
+    }
+
+    private static int queryInt(Connection connection, String sql) throws SQLException {
+        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(sql)) {
+            return rows.next() ? rows.getInt(1) : 0;
+        }
+    }
+}
