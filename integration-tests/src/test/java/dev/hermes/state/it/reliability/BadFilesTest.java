@@ -6,6 +6,7 @@ import dev.hermes.state.SchemaTooNewException;
 import dev.hermes.state.StateIOException;
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.it.Fixtures;
+import dev.hermes.state.it.LiveCopy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -181,7 +182,7 @@ class BadFilesTest {
     }
 
     /** Creates {@code other} in WAL mode, runs the statements without a checkpoint, and copies its live -wal beside {@code target}. */
-    private static void copyLiveWal(Path other, List<String> statements, Path target) throws SQLException, IOException {
+    private static void copyLiveWal(Path other, List<String> statements, Path target) throws Exception {
         try (Connection connection = StoreFiles.readWrite(other); Statement statement = connection.createStatement()) {
             statement.execute("PRAGMA journal_mode=WAL");
             statement.execute("PRAGMA wal_autocheckpoint=0");
@@ -190,7 +191,7 @@ class BadFilesTest {
             }
             Path wal = Path.of(other + "-wal");
             assertTrue(Files.size(wal) > 0, "the other database has a WAL to copy");
-            Files.copy(wal, Path.of(target + "-wal"));
+            LiveCopy.copy(wal, Path.of(target + "-wal"));
             Files.setPosixFilePermissions(Path.of(target + "-wal"), PosixFilePermissions.fromString("rw-------"));
         }
     }
