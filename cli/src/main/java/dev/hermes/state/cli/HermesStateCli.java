@@ -261,7 +261,7 @@ public final class HermesStateCli implements Callable<Integer> {
      */
     public StateRepository openExisting() {
         Path path = requireExisting(dbPath());
-        return readOnly ? StateRepository.openReadOnly(path) : StateRepository.open(path);
+        return readOnly ? openReadOnly(path) : StateRepository.open(path);
     }
 
     /** Opens an existing store for a command that changes it; refuses {@code --read-only}. */
@@ -272,7 +272,17 @@ public final class HermesStateCli implements Callable<Integer> {
 
     /** Opens the store, creating a new file when there is none (unless {@code --read-only}). */
     public StateRepository openOrCreate(Path path) {
-        return readOnly ? StateRepository.openReadOnly(requireExisting(path)) : StateRepository.open(path);
+        return readOnly ? openReadOnly(requireExisting(path)) : StateRepository.open(path);
+    }
+
+    /** Opens the file read-only; says on stderr, in one line, when it can only be read as a snapshot. */
+    public StateRepository openReadOnly(Path path) {
+        StateRepository store = StateRepository.openReadOnly(path);
+        if (store.isImmutableSnapshot()) {
+            err.println("hermes-state: note: reading " + path.toAbsolutePath() + " as an immutable snapshot (its folder is"
+                    + " read-only and has no " + path.getFileName() + "-shm); changes made to it meanwhile are not seen");
+        }
+        return store;
     }
 
     public void refuseReadOnly(String command) {

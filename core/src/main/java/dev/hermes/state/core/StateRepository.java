@@ -14,6 +14,7 @@ import dev.hermes.state.core.search.SearchHit;
 import dev.hermes.state.core.search.SearchQuery;
 import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.sqlite.RetryPolicy;
+import dev.hermes.state.sqlite.SqliteFile;
 import org.jooq.Condition;
 import org.jooq.Cursor;
 import org.jooq.DSLContext;
@@ -95,6 +96,7 @@ public final class StateRepository implements AutoCloseable {
             .and(SESSIONS.ENDED_AT.isNull()));
 
     private final Database database;
+    private final boolean immutableSnapshot;
     private final Backend backend;
     private final Clock clock;
     private final MessageAppends appends;
@@ -102,8 +104,9 @@ public final class StateRepository implements AutoCloseable {
     /** Built on first use: its query parts load much of jOOQ, which a command that never lists need not pay. */
     private volatile RichListing listing;
 
-    private StateRepository(Database database, Clock clock) {
+    private StateRepository(Database database, boolean immutableSnapshot, Clock clock) {
         this.database = database;
+        this.immutableSnapshot = immutableSnapshot;
         this.backend = database.backend();
         this.clock = clock;
         this.appends = new MessageAppends(backend.dialect());
@@ -163,6 +166,17 @@ public final class StateRepository implements AutoCloseable {
 
     public boolean isReadOnly() {
         return database.isReadOnly();
+    }
+
+    /**
+     * True when this read-only store reads its file as an immutable snapshot: the file is in WAL mode
+     * in a folder this process cannot write (a backup on read-only media, another user's folder) and
+     * has no {@code -shm}, which SQLite would have to create to read it with its locks. Exact, since no
+     * {@code -wal} with changes lies beside it (such a file is refused), but what another process
+     * writes to the file while the store is open is not seen, and must not happen.
+     */
+    public boolean isImmutableSnapshot() {
+        return immutableSnapshot;
     }
 
     /** PRAGMA wal_checkpoint(PASSIVE) now (also done every 50 writes and at close). No-op when read-only. */
@@ -852,9 +866,11 @@ public final class StateRepository implements AutoCloseable {
             Arguments.required(clock, "clock");
             Migrator migrator = Migrator.withRetryPolicy(retryPolicy);
             ConnectionSource source;
+            SqliteFile.Access readAccess = SqliteFile.Access.READ_ONLY;
             if (path != null) {
                 if (readOnly) {
                     migrator.checkReadable(path);
+                    readAccess = SqliteFile.readAccess(path, retryPolicy);
                 } else if (migrate) {
                     migrator.migrate(path);
                 } else {
@@ -863,7 +879,7 @@ public final class StateRepository implements AutoCloseable {
                         throw new SchemaTooNewException(version, Migrator.LATEST_VERSION);
                     }
                 }
-                source = ConnectionSource.ofFile(path, retryPolicy);
+                source = ConnectionSource.ofFile(path, readAccess, retryPolicy);
             } else {
                 if (migrate && !readOnly) {
                     migrate(migrator, dataSource, new SqliteBackend(retryPolicy));
@@ -872,7 +888,7 @@ public final class StateRepository implements AutoCloseable {
             }
             Database database = new Database(new SqliteBackend(retryPolicy), source, retryPolicy, readOnly,
                     readerPoolSize, checkpointEvery);
-            return new StateRepository(database, clock);
+            return new StateRepository(database, readAccess == SqliteFile.Access.SNAPSHOT, clock);
         }
 
         private static void migrate(Migrator migrator, DataSource dataSource, Backend backend) {

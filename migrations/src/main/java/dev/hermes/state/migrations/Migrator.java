@@ -276,41 +276,55 @@ public final class Migrator {
         if (!SqliteFile.hasRollbackJournal(file)) {
             return;
         }
+        SqliteFile.refuseForeignHeader(file);
         retryPolicy.run(what, () -> {
             try (Connection connection = SqliteFile.open(file, retryPolicy, false);
                  Statement statement = connection.createStatement()) {
                 statement.executeQuery("SELECT count(*) FROM sqlite_master").close();
                 return null;
+            } catch (SQLException failure) {
+                throw SqliteFile.refusal(file, failure);
             }
         });
     }
 
+    /**
+     * Reads the file on a read-only connection. SQLite's first read is the header check: a file it
+     * will not read (not SQLite, corrupt, cut short) is refused here, as is a size that is not whole
+     * pages, and a log no index vouches for is verified first.
+     */
     private FileInspection inspectReadOnly(Path file) {
         String what = "inspecting " + file;
         boolean verifyWal = SqliteFile.hasUnindexedWal(file);
-        Path shm = Path.of(file.toAbsolutePath() + "-shm");
-        boolean shmExisted = Files.exists(shm);
+        boolean shmExisted = Files.exists(Path.of(file.toAbsolutePath() + "-shm"));
         return retryPolicy.run(what, () -> {
-            try (Connection connection = SqliteFile.open(file, retryPolicy, true)) {
-                if (verifyWal) {
-                    checkWalBelongsToFile(connection, file);
-                }
-                return FileInspection.of(connection);
-            } catch (SQLException failure) {
-                if (SqliteErrors.primaryCode(failure) == SqliteErrors.SQLITE_READONLY && SqliteFile.hasRollbackJournal(file)) {
-                    throw new StateIOException(file + " holds a transaction that a writer left unfinished when it stopped ("
-                            + file.getFileName() + "-journal); it can only be read after a read-write open rolls it back"
-                            + " (hermes-state migrate, or the agent's next start). Nothing was written.", failure);
-                }
-                throw failure;
+            try {
+                return inspectOnce(file, verifyWal);
             } catch (NotAHermesDatabaseException refused) {
                 if (!shmExisted) {
                     // the index this inspection built now vouches for the foreign log: leave no trace
-                    Files.deleteIfExists(shm);
+                    SqliteFile.deleteIndex(file);
                 }
                 throw refused;
             }
         });
+    }
+
+    private FileInspection inspectOnce(Path file, boolean verifyWal) throws Exception {
+        try (Connection connection = SqliteFile.open(file, retryPolicy, true)) {
+            if (verifyWal) {
+                checkWalBelongsToFile(connection, file);
+            }
+            SqliteFile.checkAccepted(connection, file);
+            return FileInspection.of(connection);
+        } catch (SQLException failure) {
+            if (SqliteErrors.primaryCode(failure) == SqliteErrors.SQLITE_READONLY && SqliteFile.hasRollbackJournal(file)) {
+                throw new StateIOException(file + " holds a transaction that a writer left unfinished when it stopped ("
+                        + file.getFileName() + "-journal); it can only be read after a read-write open rolls it back"
+                        + " (hermes-state migrate, or the agent's next start). Nothing was written.", failure);
+            }
+            throw SqliteFile.refusal(file, failure);
+        }
     }
 
     /**

@@ -3,9 +3,10 @@ package dev.hermes.state.sqlite;
 import dev.hermes.state.NotAHermesDatabaseException;
 import dev.hermes.state.StateIOException;
 import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
@@ -16,23 +17,32 @@ import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
-import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
- * The file-level rules of a state.db, checked before SQLite touches it: a new file (and so its
- * {@code -wal}/{@code -shm}, which SQLite creates with the database's mode) is owner-only; an empty,
- * foreign, truncated or read-only file is refused with a typed error and left byte-for-byte unchanged.
- * Also opens the JDBC connections every part of the project uses, so they all agree on settings.
+ * The file-level rules of a state.db: a new file (and so its {@code -wal}/{@code -shm}, which SQLite
+ * creates with the database's mode) is owner-only; an empty, foreign, truncated or read-only file is
+ * refused with a typed error and left byte-for-byte unchanged. Also opens the JDBC connections every
+ * part of the project uses, so they all agree on settings.
+ *
+ * <p>Whether a file is a sound SQLite database is SQLite's verdict (it reads the file under its own
+ * locks); this class adds what SQLite lets pass (an empty file, a size that is not whole pages) from
+ * the file's size alone, and words SQLite's refusals. Every connection and every raw read goes through
+ * {@link LiveFiles}, which keeps Java I/O away from files this process has open through SQLite.
  */
 public final class SqliteFile {
     private static final byte[] MAGIC = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
     private static final Set<PosixFilePermission> OWNER_ONLY_FILE = PosixFilePermissions.fromString("rw-------");
     private static final Set<PosixFilePermission> OWNER_ONLY_DIR = PosixFilePermissions.fromString("rwx------");
-    /** An empty or short file is looked at this often, this far apart, before it is refused (see checkHeader). */
+    /** An empty or short file is looked at this often, this far apart, before it is refused (see lookAgain). */
     private static final int HEADER_LOOKS = 5;
+    private static final int HEADER_BYTES = 100;
     /** Write-ahead log and wal-index layouts (sqlite.org/walformat.html). */
     private static final int WAL_HEADER_BYTES = 32;
     private static final int WAL_SALTS = 16;
@@ -40,6 +50,8 @@ public final class SqliteFile {
     private static final int SHM_IS_INIT = 12;
     private static final int SHM_SALTS = 32;
     private static final long HEADER_LOOK_PAUSE_MILLIS = 20;
+    /** The database file and the companions SQLite keeps beside it, by the suffix of their names. */
+    private static final List<String> FILE_AND_COMPANIONS = List.of("", "-wal", "-shm", "-journal");
 
     private SqliteFile() {
     }
@@ -78,7 +90,7 @@ public final class SqliteFile {
             if (!isWritable(absolute)) {
                 throw new StateIOException("Database file " + absolute + " is read-only. Open it read-only instead.");
             }
-            checkHeader(absolute);
+            checkNotEmpty(absolute);
             return true;
         } catch (IOException e) {
             throw new StateIOException("Cannot prepare " + absolute + " for writing: " + e.getMessage(), e);
@@ -137,13 +149,21 @@ public final class SqliteFile {
 
     /** Deletes a database file this process built, with any {@code -wal}, {@code -shm} or {@code -journal}. */
     public static void deleteWithCompanions(Path file) {
-        for (String suffix : new String[] {"", "-wal", "-shm", "-journal"}) {
+        for (String suffix : FILE_AND_COMPANIONS) {
             try {
-                Files.deleteIfExists(Path.of(file.toAbsolutePath() + suffix));
+                Files.deleteIfExists(LiveFiles.companion(file, suffix));
             } catch (IOException ignored) {
                 // best effort: a leftover temporary file is harmless and clearly named
             }
         }
+    }
+
+    /**
+     * True when {@code candidate} is {@code database} or one of its {@code -wal}, {@code -shm},
+     * {@code -journal} (the same file, by whatever path): writing it would destroy the database.
+     */
+    public static boolean isPartOf(Path candidate, Path database) {
+        return FILE_AND_COMPANIONS.stream().anyMatch(suffix -> LiveFiles.sameFile(candidate, LiveFiles.companion(database, suffix)));
     }
 
     /**
@@ -152,32 +172,45 @@ public final class SqliteFile {
      * replays whatever frames it finds, and a read-write connection folds them into the file when it
      * closes. A log a live connection (or a crashed one) wrote for this file is indexed in the
      * {@code -shm} under the same salts as the log's header; one copied from elsewhere, or left without
-     * its index, is not, and must be checked before anything trusts it. Costs two small reads.
+     * its index, is not, and must be checked before anything trusts it. Costs two small raw reads,
+     * which {@link LiveFiles} skips while this process has the file open: its log is then the one
+     * SQLite is already using here, not a stranger.
      */
     public static boolean hasUnindexedWal(Path file) {
-        Path wal = Path.of(file.toAbsolutePath() + "-wal");
-        Path shm = Path.of(file.toAbsolutePath() + "-shm");
         try {
-            if (!Files.isRegularFile(wal) || Files.size(wal) <= WAL_HEADER_BYTES) {
+            if (!hasLog(file)) {
                 return false;
             }
-            byte[] walHeader = readPrefix(wal, WAL_HEADER_BYTES);
-            int magic = ByteBuffer.wrap(walHeader).getInt(0);
-            if (walHeader.length < WAL_HEADER_BYTES || (magic != 0x377f0682 && magic != 0x377f0683)) {
+            Optional<byte[]> walHeader = LiveFiles.readPrefix(file, "-wal", WAL_HEADER_BYTES);
+            if (walHeader.isEmpty()) {
+                return false;
+            }
+            byte[] log = walHeader.get();
+            int magic = log.length < WAL_HEADER_BYTES ? 0 : ByteBuffer.wrap(log).getInt(0);
+            if (magic != 0x377f0682 && magic != 0x377f0683) {
                 return false; // SQLite ignores a log without a valid header
             }
-            if (!Files.isRegularFile(shm)) {
-                return true;
+            Optional<byte[]> indexHeader = LiveFiles.readPrefix(file, "-shm", SHM_HEADER_BYTES);
+            if (indexHeader.isEmpty()) {
+                return false;
             }
-            byte[] index = readPrefix(shm, SHM_HEADER_BYTES);
+            byte[] index = indexHeader.get();
             if (index.length < SHM_HEADER_BYTES || index[SHM_IS_INIT] == 0) {
                 return true;
             }
             // the wal-index header keeps a raw copy of the log header's two salts
-            return !Arrays.equals(index, SHM_SALTS, SHM_SALTS + 8, walHeader, WAL_SALTS, WAL_SALTS + 8);
+            return !Arrays.equals(index, SHM_SALTS, SHM_SALTS + 8, log, WAL_SALTS, WAL_SALTS + 8);
         } catch (IOException unreadable) {
             return true;
         }
+    }
+
+    /**
+     * Deletes the {@code -shm} a read-only inspection created beside a file it then refused, so that
+     * the index does not vouch for a foreign log later; left alone while this process has the file open.
+     */
+    public static void deleteIndex(Path file) throws IOException {
+        LiveFiles.deleteCompanion(file, "-shm");
     }
 
     /**
@@ -193,13 +226,7 @@ public final class SqliteFile {
         }
     }
 
-    private static byte[] readPrefix(Path file, int bytes) throws IOException {
-        try (InputStream in = Files.newInputStream(file)) {
-            return in.readNBytes(bytes);
-        }
-    }
-
-    /** Refuses a missing, empty or non-SQLite file before a read-only open. */
+    /** Refuses a missing, unreadable or empty file before a read-only open. */
     public static void checkReadable(Path file) {
         Path absolute = file.toAbsolutePath();
         if (!Files.isRegularFile(absolute)) {
@@ -209,7 +236,7 @@ public final class SqliteFile {
             throw new StateIOException("Database file " + absolute + " is not readable");
         }
         try {
-            checkHeader(absolute);
+            checkNotEmpty(absolute);
         } catch (IOException e) {
             throw new StateIOException("Cannot read " + absolute + ": " + e.getMessage(), e);
         }
@@ -218,10 +245,131 @@ public final class SqliteFile {
     /**
      * Opens a connection with the project's settings: foreign keys on, the policy's busy timeout,
      * synchronous=NORMAL (safe in WAL mode). The journal mode is deliberately not set here: switching
-     * to WAL writes the file, and nothing may be written before the file has been inspected.
+     * to WAL writes the file, and nothing may be written before the file has been inspected. A
+     * read-only connection reads the file as an immutable snapshot when {@link #readAccess} says so.
      */
     public static Connection open(Path file, RetryPolicy policy, boolean readOnly) throws SQLException {
-        return DriverManager.getConnection(url(file), config(policy, readOnly).toProperties());
+        return open(file, policy, readOnly ? readAccess(file, policy) : Access.READ_WRITE);
+    }
+
+    /** Opens a connection with the project's settings (see above) and the given access. */
+    public static Connection open(Path file, RetryPolicy policy, Access access) throws SQLException {
+        return LiveFiles.connect(file, access == Access.SNAPSHOT ? "immutable=1" : null,
+                config(policy, access != Access.READ_WRITE).toProperties());
+    }
+
+    /**
+     * How a read-only connection can read {@code file}. {@link Access#READ_ONLY} (with SQLite's locks,
+     * seeing other processes' commits) wherever that works. A WAL-mode file needs its {@code -shm}
+     * for that, which SQLite creates if it is missing; in a folder this process cannot write (a
+     * backup on read-only media, another user's folder) it cannot, and the file is read as an
+     * {@link Access#SNAPSHOT} instead: exact, because no {@code -wal} with frames lies beside it.
+     * When one does, its commits are not in the file yet and only SQLite, with an {@code -shm}, can
+     * read them: refused with what to do.
+     *
+     * @throws StateIOException the file can only be read with its {@code -wal}, which needs an {@code -shm} here
+     */
+    public static Access readAccess(Path file, RetryPolicy policy) {
+        Path absolute = file.toAbsolutePath();
+        Path folder = absolute.getParent();
+        if (Files.exists(LiveFiles.companion(absolute, "-shm")) || Files.isWritable(folder)) {
+            return Access.READ_ONLY;
+        }
+        try (Connection probe = open(absolute, policy, Access.READ_ONLY);
+             Statement statement = probe.createStatement()) {
+            statement.executeQuery("SELECT count(*) FROM sqlite_master").close();
+            return Access.READ_ONLY; // a rollback-journal file: read with locks as usual
+        } catch (SQLException failure) {
+            if (!cannotMakeIndex(failure)) {
+                return Access.READ_ONLY; // another problem (a hot journal, a damaged file...): the real open reports it
+            }
+        }
+        try {
+            if (hasLog(absolute)) {
+                throw new StateIOException(absolute + " cannot be read in place: its " + absolute.getFileName()
+                        + "-wal holds changes not yet in the file, and reading them needs a " + absolute.getFileName()
+                        + "-shm, which cannot be created in the read-only folder " + folder
+                        + ". Copy the folder (" + absolute.getFileName() + " with its -wal) somewhere writable and open the copy.");
+            }
+        } catch (IOException e) {
+            throw new StateIOException("Cannot read " + absolute + ": " + e.getMessage(), e);
+        }
+        return Access.SNAPSHOT;
+    }
+
+    /** SQLite could not create or set up the {@code -shm} (or open the {@code -wal} it needs). */
+    private static boolean cannotMakeIndex(SQLException failure) {
+        if (!(failure instanceof SQLiteException sqlite)) {
+            return false;
+        }
+        SQLiteErrorCode code = sqlite.getResultCode();
+        return code == SQLiteErrorCode.SQLITE_READONLY_DIRECTORY || code == SQLiteErrorCode.SQLITE_READONLY_CANTINIT
+                || code == SQLiteErrorCode.SQLITE_CANTOPEN;
+    }
+
+    /**
+     * SQLite's verdict on the file, taken on a connection about to read it: its first read checks the
+     * header, and a file SQLite will not read (not SQLite, corrupt, cut short) fails it with
+     * SQLITE_NOTADB or SQLITE_CORRUPT; once the connection is closed, {@link #refusal} words that.
+     * Then a size that is not a whole number of pages is refused, which SQLite only notices when it
+     * reaches the last page; the size is looked at a few times first, since a file growing under a
+     * writer can show a partial page for an instant.
+     *
+     * @throws NotAHermesDatabaseException the size is not whole pages
+     * @throws SQLException                SQLite's own refusal, or any other failure of the read
+     */
+    public static void checkAccepted(Connection connection, Path file) throws SQLException {
+        long pageCount = pragma(connection, "page_count"); // a read transaction: SQLite checks page 1
+        long pageSize = pragma(connection, "page_size");
+        try {
+            for (int look = 1; ; look++) {
+                long size = Files.size(file);
+                if (pageSize <= 0 || size % pageSize == 0) {
+                    return;
+                }
+                lookAgain(look, file.toAbsolutePath() + " is a truncated SQLite database (" + size + " bytes, page size "
+                        + pageSize + ", " + pageCount + " pages expected)");
+            }
+        } catch (IOException e) {
+            throw new StateIOException("Cannot read " + file.toAbsolutePath() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * {@code failure} as the caller should throw it: a refusal of a file SQLite would not read
+     * (SQLITE_NOTADB, SQLITE_CORRUPT), worded from the file's 100-byte header, or else {@code failure}
+     * itself (also when the header cannot be read safely, or shows nothing wrong). Call it after the
+     * connection that failed is closed: the header is read raw, which {@link LiveFiles} only allows
+     * while no connection of this process is open on the file.
+     */
+    public static Exception refusal(Path file, Exception failure) {
+        int code = SqliteErrors.primaryCode(failure);
+        if (code != SqliteErrors.SQLITE_NOTADB && code != SqliteErrors.SQLITE_CORRUPT) {
+            return failure;
+        }
+        try {
+            HeaderProblem problem = headerProblem(file.toAbsolutePath());
+            return problem == null ? failure : new NotAHermesDatabaseException(problem.message(), failure);
+        } catch (IOException unreadable) {
+            return failure;
+        }
+    }
+
+    /**
+     * Refuses a file whose header is not SQLite's, before a read-write connection would roll a hot
+     * {@code -journal} back into it (SQLite replays a journal before it reads the header). Checked by
+     * a raw read where that is safe; otherwise this process has the file open already and SQLite has
+     * accepted it.
+     */
+    public static void refuseForeignHeader(Path file) {
+        try {
+            HeaderProblem problem = headerProblem(file.toAbsolutePath());
+            if (problem != null && !problem.mayBeMomentary()) {
+                throw new NotAHermesDatabaseException(problem.message());
+            }
+        } catch (IOException e) {
+            throw new StateIOException("Cannot read " + file.toAbsolutePath() + ": " + e.getMessage(), e);
+        }
     }
 
     /** The sqlite-jdbc configuration behind {@link #open}, for data sources and pools. */
@@ -265,34 +413,38 @@ public final class SqliteFile {
     }
 
     /**
-     * Reads the 100-byte header: refuses an empty file, a file that is not SQLite, and a file cut
-     * short (its size is not a whole number of pages, or smaller than the page count the header
-     * vouches for). The header is read without SQLite's locks, so an empty or short file is looked
-     * at again a few times before it is refused: the Python agent's new file is empty until its
-     * first write, and a commit or checkpoint that grows a file writes page 1 (the new size) before
-     * the pages that follow.
+     * Refuses an empty file (SQLite would take it for a new, empty database). Looked at a few times
+     * before it is refused: the Python agent's new file is empty until its first write.
      */
-    private static void checkHeader(Path file) throws IOException {
-        for (int look = 1; ; look++) {
-            HeaderProblem problem = headerProblem(file);
-            if (problem == null) {
-                return;
-            }
-            if (!problem.mayBeMomentary() || look == HEADER_LOOKS) {
-                throw new NotAHermesDatabaseException(problem.message());
-            }
-            try {
-                Thread.sleep(HEADER_LOOK_PAUSE_MILLIS);
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-                throw new NotAHermesDatabaseException(problem.message());
-            }
+    private static void checkNotEmpty(Path file) throws IOException {
+        for (int look = 1; Files.size(file) == 0; look++) {
+            lookAgain(look, file + " is an empty (zero-length) file, not a Hermes database; delete it to start a new store");
+        }
+    }
+
+    /** Pauses before the next look at a file, or refuses it with {@code problem} after the last one. */
+    private static void lookAgain(int look, String problem) {
+        if (look >= HEADER_LOOKS) {
+            throw new NotAHermesDatabaseException(problem);
+        }
+        try {
+            Thread.sleep(HEADER_LOOK_PAUSE_MILLIS);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new NotAHermesDatabaseException(problem);
+        }
+    }
+
+    private static long pragma(Connection connection, String name) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("PRAGMA " + name)) {
+            return rows.next() ? rows.getLong(1) : 0;
         }
     }
 
     /** A write-ahead log beside the file with frames after its header: it may carry committed pages. */
     private static boolean hasLog(Path file) throws IOException {
-        Path log = Path.of(file + "-wal");
+        Path log = LiveFiles.companion(file, "-wal");
         return Files.isRegularFile(log) && Files.size(log) > WAL_HEADER_BYTES;
     }
 
@@ -300,21 +452,22 @@ public final class SqliteFile {
     private record HeaderProblem(String message, boolean mayBeMomentary) {
     }
 
+    /**
+     * What is wrong with the file's 100-byte header, read raw; null when nothing is, or when it
+     * cannot be read safely (this process has the file open through SQLite, see {@link LiveFiles}).
+     */
     private static HeaderProblem headerProblem(Path file) throws IOException {
         long size = Files.size(file);
-        if (size == 0) {
-            return new HeaderProblem(file + " is an empty (zero-length) file, not a Hermes database;"
-                    + " delete it to start a new store", true);
+        Optional<byte[]> prefix = LiveFiles.readPrefix(file, "", HEADER_BYTES);
+        if (prefix.isEmpty()) {
+            return null;
         }
-        byte[] header = new byte[100];
-        int read;
-        try (InputStream in = Files.newInputStream(file)) {
-            read = in.readNBytes(header, 0, header.length);
-        }
+        byte[] header = prefix.get();
+        int read = header.length;
         if (read < MAGIC.length || !Arrays.equals(header, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
             return new HeaderProblem(file + " is not a SQLite database (wrong file header)", false);
         }
-        if (read < header.length) {
+        if (read < HEADER_BYTES) {
             return new HeaderProblem(file + " is a truncated SQLite database (" + size + " bytes)", true);
         }
         ByteBuffer buffer = ByteBuffer.wrap(header);
@@ -330,8 +483,7 @@ public final class SqliteFile {
         boolean shortByWholePages = size % pageSize == 0 && pageCountValid && size < pageCount * pageSize;
         if (shortByWholePages && hasLog(file)) {
             // A checkpoint killed half-way: page 1 (the new size) was copied, later pages not yet.
-            // They are still in the write-ahead log, which SQLite's recovery reads them from; a log
-            // that belongs to another database is caught later, by the integrity check of foreign logs.
+            // SQLite reads them from the write-ahead log; whatever it refused, it was not that.
             return null;
         }
         if (size % pageSize != 0 || (pageCountValid && pageCount > 0 && size < pageCount * pageSize)) {
@@ -339,5 +491,18 @@ public final class SqliteFile {
                     + (pageCountValid ? ", " + pageCount + " pages expected" : "") + ")", true);
         }
         return null;
+    }
+
+    /** How a connection reads the file. */
+    public enum Access {
+        /** Reads and writes, with SQLite's locks. */
+        READ_WRITE,
+        /** Reads only, with SQLite's locks: sees what other processes commit. */
+        READ_ONLY,
+        /**
+         * Reads only, as an immutable snapshot ({@code immutable=1}: no locks, no {@code -shm}, the
+         * {@code -wal} ignored): for a file in a folder this process cannot write, with no log beside it.
+         */
+        SNAPSHOT
     }
 }

@@ -1,6 +1,7 @@
 package dev.hermes.state.migrations;
 
 import dev.hermes.state.NotAHermesDatabaseException;
+import dev.hermes.state.testsupport.LiveCopy;
 import dev.hermes.state.sqlite.SqliteFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -103,7 +104,7 @@ class ForeignWalTest {
              Statement statement = connection.createStatement()) {
             statement.execute("PRAGMA wal_autocheckpoint=0");
             statement.executeUpdate(sql);
-            Files.copy(Path.of(db + "-wal"), snapshot);
+            LiveCopy.copy(Path.of(db + "-wal"), snapshot);
             assertTrue(Files.size(snapshot) > 32, "the log holds frames");
         }
         return snapshot;

@@ -1,6 +1,7 @@
 package dev.hermes.state.migrations;
 
 import dev.hermes.state.StateIOException;
+import dev.hermes.state.testsupport.LiveCopy;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,8 +51,8 @@ class InterruptedTransactionTest {
             statement.execute("PRAGMA cache_size = 1");
             statement.execute("BEGIN IMMEDIATE");
             statement.execute("UPDATE messages SET content = content || ' never committed'");
-            Files.copy(db, crashed);
-            Files.copy(Path.of(db + "-journal"), Path.of(crashed + "-journal"));
+            LiveCopy.copy(db, crashed);
+            LiveCopy.copy(Path.of(db + "-journal"), Path.of(crashed + "-journal"));
             statement.execute("ROLLBACK");
         }
         assertTrue(Files.size(Path.of(crashed + "-journal")) > 0);

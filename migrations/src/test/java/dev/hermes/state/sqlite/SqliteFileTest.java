@@ -1,5 +1,7 @@
 package dev.hermes.state.sqlite;
 
+import dev.hermes.state.testsupport.LiveCopy;
+
 import dev.hermes.state.NotAHermesDatabaseException;
 import dev.hermes.state.StateIOException;
 import org.junit.jupiter.api.Test;
@@ -24,7 +26,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The file checks made before SQLite touches a file, on real files. */
+/**
+ * The file checks, on real files: those made before SQLite touches a file, and SQLite's own verdict
+ * on a read-only connection ({@link SqliteFile#checkAccepted}, the migrator's first read) as
+ * SqliteFile words it.
+ */
 class SqliteFileTest {
     @TempDir
     Path dir;
@@ -34,6 +40,7 @@ class SqliteFileTest {
         Path db = database("ok.db", 20);
         assertTrue(SqliteFile.prepareForWriting(db));
         SqliteFile.checkReadable(db);
+        accepted(db);
     }
 
     @Test
@@ -58,7 +65,7 @@ class SqliteFileTest {
     void refusesATextFile() throws Exception {
         Path db = Files.writeString(dir.resolve("notes.db"), "these are my notes, not a database\n".repeat(50));
         byte[] before = Files.readAllBytes(db);
-        NotAHermesDatabaseException e = assertThrows(NotAHermesDatabaseException.class, () -> SqliteFile.prepareForWriting(db));
+        NotAHermesDatabaseException e = assertThrows(NotAHermesDatabaseException.class, () -> accepted(db));
         assertTrue(e.getMessage().contains("not a SQLite database (wrong file header)"), e.getMessage());
         assertArrayEquals(before, Files.readAllBytes(db));
     }
@@ -66,7 +73,7 @@ class SqliteFileTest {
     @Test
     void refusesAFileShorterThanTheHeader() throws Exception {
         Path db = Files.write(dir.resolve("short.db"), "SQLite format 3\0 and then nothing".getBytes(StandardCharsets.ISO_8859_1));
-        NotAHermesDatabaseException e = assertThrows(NotAHermesDatabaseException.class, () -> SqliteFile.checkReadable(db));
+        NotAHermesDatabaseException e = assertThrows(NotAHermesDatabaseException.class, () -> accepted(db));
         assertTrue(e.getMessage().contains("truncated"), e.getMessage());
     }
 
@@ -75,7 +82,7 @@ class SqliteFileTest {
         Path db = database("cut.db", 50);
         long size = Files.size(db);
         truncate(db, size - 1000);
-        NotAHermesDatabaseException e = assertThrows(NotAHermesDatabaseException.class, () -> SqliteFile.prepareForWriting(db));
+        NotAHermesDatabaseException e = assertThrows(NotAHermesDatabaseException.class, () -> accepted(db));
         assertTrue(e.getMessage().contains("truncated SQLite database (" + (size - 1000) + " bytes, page size 4096"), e.getMessage());
     }
 
@@ -84,7 +91,7 @@ class SqliteFileTest {
         Path db = database("pages.db", 50);
         long size = Files.size(db);
         truncate(db, size - 4096);
-        NotAHermesDatabaseException e = assertThrows(NotAHermesDatabaseException.class, () -> SqliteFile.checkReadable(db));
+        NotAHermesDatabaseException e = assertThrows(NotAHermesDatabaseException.class, () -> accepted(db));
         assertTrue(e.getMessage().contains((size / 4096) + " pages expected"), e.getMessage());
     }
 
@@ -107,8 +114,8 @@ class SqliteFileTest {
             statement.execute("INSERT INTO t(v) SELECT v FROM t");
             pages = single(statement, "PRAGMA page_count");
             // the file as a kill during the next checkpoint leaves it: log intact, only page 1 copied
-            Files.copy(db, crashed);
-            Files.copy(Path.of(db + "-wal"), Path.of(crashed + "-wal"));
+            LiveCopy.copy(db, crashed);
+            LiveCopy.copy(Path.of(db + "-wal"), Path.of(crashed + "-wal"));
         }
         long copiedPages = Files.size(crashed) / 4096;
         assertTrue(pages > copiedPages + 10, pages + " pages in the log, " + copiedPages + " in the file");
@@ -123,11 +130,12 @@ class SqliteFileTest {
 
         Path withoutLog = Files.createDirectory(dir.resolve("no-log")).resolve("growing.db");
         Files.copy(crashed, withoutLog); // the same file without its log really is cut short
-        NotAHermesDatabaseException e = assertThrows(NotAHermesDatabaseException.class, () -> SqliteFile.checkReadable(withoutLog));
+        NotAHermesDatabaseException e = assertThrows(NotAHermesDatabaseException.class, () -> accepted(withoutLog));
         assertTrue(e.getMessage().contains(pages + " pages expected"), e.getMessage());
 
         assertTrue(SqliteFile.prepareForWriting(crashed));
         SqliteFile.checkReadable(crashed);
+        accepted(crashed);
         try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + crashed);
              Statement statement = connection.createStatement()) {
             assertEquals(410, single(statement, "SELECT count(*) FROM t"));
@@ -146,7 +154,7 @@ class SqliteFileTest {
             file.seek(16);
             file.writeShort(1000);
         }
-        NotAHermesDatabaseException e = assertThrows(NotAHermesDatabaseException.class, () -> SqliteFile.checkReadable(db));
+        NotAHermesDatabaseException e = assertThrows(NotAHermesDatabaseException.class, () -> accepted(db));
         assertTrue(e.getMessage().contains("page size 1000"), e.getMessage());
     }
 
@@ -208,6 +216,15 @@ class SqliteFileTest {
         try (Connection connection = SqliteFile.open(db, policy, true); Statement statement = connection.createStatement()) {
             SQLException e = assertThrows(SQLException.class, () -> statement.execute("INSERT INTO t(v) VALUES ('x')"));
             assertEquals(SqliteErrors.SQLITE_READONLY, e.getErrorCode() & 0xff);
+        }
+    }
+
+    /** SQLite's verdict as the migrator's inspection takes it: on a read-only connection, before anything else. */
+    private static void accepted(Path db) throws Exception {
+        try (Connection connection = SqliteFile.open(db, RetryPolicy.HERMES, true)) {
+            SqliteFile.checkAccepted(connection, db);
+        } catch (SQLException failure) {
+            throw SqliteFile.refusal(db, failure);
         }
     }
 

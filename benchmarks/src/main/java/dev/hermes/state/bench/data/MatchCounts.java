@@ -1,12 +1,12 @@
 package dev.hermes.state.bench.data;
 
 import dev.hermes.state.bench.data.SearchCases.SearchCase;
-import org.sqlite.SQLiteConfig;
+import dev.hermes.state.sqlite.RetryPolicy;
+import dev.hermes.state.sqlite.SqliteFile;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -30,7 +30,7 @@ public final class MatchCounts {
     /** Indexes {@code contents} in a temporary FTS5 table (default tokenizer, as in state.db) under {@code scratchFolder}. */
     public static Map<String, Long> ofContents(List<String> contents, Path scratchFolder) throws Exception {
         Path file = Files.createTempFile(scratchFolder, "match-counts", ".db");
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file)) {
+        try (Connection connection = SqliteFile.open(file, RetryPolicy.HERMES, false)) {
             try (Statement statement = connection.createStatement()) {
                 statement.execute("PRAGMA journal_mode=OFF");
                 statement.execute("PRAGMA synchronous=OFF");
@@ -53,9 +53,7 @@ public final class MatchCounts {
 
     /** The counts in a state.db, on a plain read-only connection. */
     public static Map<String, Long> inDatabase(Path stateDb) throws SQLException {
-        SQLiteConfig readOnly = new SQLiteConfig();
-        readOnly.setReadOnly(true);
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + stateDb.toAbsolutePath(), readOnly.toProperties())) {
+        try (Connection connection = SqliteFile.open(stateDb, RetryPolicy.HERMES, true)) {
             return count(connection);
         }
     }

@@ -104,7 +104,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     private StateRepository open(Path file, DemoClock clock) {
         if (cli.readOnly()) {
-            return StateRepository.openReadOnly(HermesStateCli.requireExisting(file));
+            return cli.openReadOnly(HermesStateCli.requireExisting(file));
         }
         return StateRepository.builder().path(file).clock(clock).build();
     }

@@ -18,6 +18,7 @@ import dev.hermes.state.core.Session;
 import dev.hermes.state.core.SessionExport;
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.lineage.LineageNode;
+import dev.hermes.state.sqlite.SqliteFile;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -300,6 +301,10 @@ public final class SessionsCommand implements Callable<Integer> {
                Path outFile) {
         if (reference != null && source != null) {
             throw new InvalidArgumentException("Give either a session ID or --source, not both");
+        }
+        if (outFile != null && SqliteFile.isPartOf(outFile, cli.dbPath())) {
+            throw new InvalidArgumentException("--out " + outFile + " is the database itself (or its -wal, -shm or -journal);"
+                    + " writing the export there would destroy it. Choose another file.");
         }
         long[] written = new long[2];
         try (StateRepository store = cli.openExisting();

@@ -16,21 +16,27 @@ import java.util.Optional;
  */
 public final class ConnectionSource {
     private final Path file;
+    private final SqliteFile.Access readAccess;
     private final DataSource dataSource;
     private final RetryPolicy retryPolicy;
 
-    private ConnectionSource(Path file, DataSource dataSource, RetryPolicy retryPolicy) {
+    private ConnectionSource(Path file, SqliteFile.Access readAccess, DataSource dataSource, RetryPolicy retryPolicy) {
         this.file = file;
+        this.readAccess = readAccess;
         this.dataSource = dataSource;
         this.retryPolicy = retryPolicy;
     }
 
-    public static ConnectionSource ofFile(Path file, RetryPolicy retryPolicy) {
-        return new ConnectionSource(file, null, retryPolicy);
+    /**
+     * A file; {@code readAccess} is how a {@link Backend.Role#READ_ONLY} connection reads it
+     * ({@link SqliteFile#readAccess}), decided once so that every connection of a store agrees.
+     */
+    public static ConnectionSource ofFile(Path file, SqliteFile.Access readAccess, RetryPolicy retryPolicy) {
+        return new ConnectionSource(file, readAccess, null, retryPolicy);
     }
 
     public static ConnectionSource ofDataSource(DataSource dataSource) {
-        return new ConnectionSource(null, dataSource, null);
+        return new ConnectionSource(null, null, dataSource, null);
     }
 
     /** The database file; empty for an application's DataSource. */
@@ -43,10 +49,10 @@ public final class ConnectionSource {
         return file != null;
     }
 
-    /** A new connection; for {@link Backend.Role#READ_ONLY} a file is opened in SQLite's read-only mode. */
+    /** A new connection; for {@link Backend.Role#READ_ONLY} a file is opened in SQLite's read-only mode (or as a snapshot). */
     Connection open(Backend.Role role) throws SQLException {
         if (file != null) {
-            return SqliteFile.open(file, retryPolicy, role == Backend.Role.READ_ONLY);
+            return SqliteFile.open(file, retryPolicy, role == Backend.Role.READ_ONLY ? readAccess : SqliteFile.Access.READ_WRITE);
         }
         return dataSource.getConnection();
     }

@@ -8,6 +8,7 @@ import dev.hermes.state.SchemaTooNewException;
 import dev.hermes.state.StateIOException;
 import dev.hermes.state.testsupport.Fixtures;
 import dev.hermes.state.testsupport.ProcessResult;
+import dev.hermes.state.testsupport.LiveCopy;
 import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.sqlite.RetryPolicy;
 import org.junit.jupiter.api.Test;
@@ -73,8 +74,8 @@ class RefusedFilesTest {
             statement.execute("PRAGMA wal_autocheckpoint=0");
             statement.execute("UPDATE schema_version SET version = 30");
             // the agent is still running: copy the file with its un-checkpointed WAL
-            Files.copy(live, copy);
-            Files.copy(Path.of(live + "-wal"), Path.of(copy + "-wal"));
+            LiveCopy.copy(live, copy);
+            LiveCopy.copy(Path.of(live + "-wal"), Path.of(copy + "-wal"));
         }
         Path wal = Path.of(copy + "-wal");
         assertTrue(Files.size(wal) > 0);

@@ -8,6 +8,7 @@ import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.it.cli.Cli;
 import dev.hermes.state.testsupport.Fixtures;
 import dev.hermes.state.testsupport.ProcessResult;
+import dev.hermes.state.testsupport.LiveCopy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -184,7 +185,7 @@ class BadFilesTest {
     }
 
     /** Creates {@code other} in WAL mode, runs the statements without a checkpoint, and copies its live -wal beside {@code target}. */
-    private static void copyLiveWal(Path other, List<String> statements, Path target) throws SQLException, IOException {
+    private static void copyLiveWal(Path other, List<String> statements, Path target) throws Exception {
         try (Connection connection = StoreFiles.readWrite(other); Statement statement = connection.createStatement()) {
             statement.execute("PRAGMA journal_mode=WAL");
             statement.execute("PRAGMA wal_autocheckpoint=0");
@@ -193,7 +194,7 @@ class BadFilesTest {
             }
             Path wal = Path.of(other + "-wal");
             assertTrue(Files.size(wal) > 0, "the other database has a WAL to copy");
-            Files.copy(wal, Path.of(target + "-wal"));
+            LiveCopy.copy(wal, Path.of(target + "-wal"));
             Files.setPosixFilePermissions(Path.of(target + "-wal"), PosixFilePermissions.fromString("rw-------"));
         }
     }

@@ -388,6 +388,7 @@ class BadInputTest {
     private void lifecycleCases(List<Case> cases) {
         cases.add(new Case("path", "no arguments", () -> store.path(), returns(Optional.of(db))));
         cases.add(new Case("isReadOnly", "no arguments", () -> store.isReadOnly(), returns(false)));
+        cases.add(new Case("isImmutableSnapshot", "no arguments", () -> store.isImmutableSnapshot(), returns(false)));
         cases.add(new Case("checkpoint", "no arguments", () -> voidCall(() -> store.checkpoint()), returns(null)));
         cases.add(new Case("vacuum", "no arguments (content unchanged)", () -> store.vacuum(),
                 satisfies("a byte count >= 0", bytes -> (Long) bytes >= 0), true));
