@@ -32,7 +32,7 @@ import dev.hermes.state.core.NewMessage;
 import dev.hermes.state.core.search.SearchHit;
 import dev.hermes.state.core.search.SearchQuery;
 import dev.hermes.state.migrations.Migrator;
-import dev.hermes.state.sqlite.RetryPolicy;
+import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteFile;
 
 import java.io.IOException;

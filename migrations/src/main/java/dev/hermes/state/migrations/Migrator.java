@@ -3,11 +3,11 @@ package dev.hermes.state.migrations;
 import dev.hermes.state.HermesStateException;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.NotAHermesDatabaseException;
+import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.SchemaTooNewException;
 import dev.hermes.state.StateIOException;
 import dev.hermes.state.postgresql.PostgresErrors;
 import dev.hermes.state.postgresql.PostgresLocation;
-import dev.hermes.state.sqlite.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteErrors;
 import dev.hermes.state.sqlite.SqliteFile;
 
@@ -118,7 +118,7 @@ public final class Migrator {
                 connection.setAutoCommit(true);
             }
             try {
-                FileInspection inspection = retryPolicy.run(what, () -> FileInspection.of(connection));
+                FileInspection inspection = retryPolicy.run(what, SqliteErrors.FAILURES, () -> FileInspection.of(connection));
                 validate(inspection, "the database");
                 if (inspection.isUpToDate(Changelog.changeSets(), LATEST_VERSION)) {
                     return upToDate(inspection, false, Mode.MIGRATE);
@@ -277,7 +277,7 @@ public final class Migrator {
             return;
         }
         SqliteFile.refuseForeignHeader(file);
-        retryPolicy.run(what, () -> {
+        retryPolicy.run(what, SqliteErrors.FAILURES, () -> {
             try (Connection connection = SqliteFile.open(file, retryPolicy, false);
                  Statement statement = connection.createStatement()) {
                 statement.executeQuery("SELECT count(*) FROM sqlite_master").close();
@@ -297,7 +297,7 @@ public final class Migrator {
         String what = "inspecting " + file;
         boolean verifyWal = SqliteFile.hasUnindexedWal(file);
         boolean shmExisted = Files.exists(Path.of(file.toAbsolutePath() + "-shm"));
-        return retryPolicy.run(what, () -> {
+        return retryPolicy.run(what, SqliteErrors.FAILURES, () -> {
             try {
                 return inspectOnce(file, verifyWal);
             } catch (NotAHermesDatabaseException refused) {
@@ -368,9 +368,9 @@ public final class Migrator {
      */
     private MigrationResult migrateAndEnableWal(Connection connection, String name, boolean created, Mode mode,
                                                 String what) {
-        MigrationResult result = retryPolicy.run(what, () -> migrateInTransaction(connection, name, created, mode));
+        MigrationResult result = retryPolicy.run(what, SqliteErrors.FAILURES, () -> migrateInTransaction(connection, name, created, mode));
         if (mode.commits) {
-            retryPolicy.run(what, () -> execute(connection, "PRAGMA journal_mode=WAL"));
+            retryPolicy.run(what, SqliteErrors.FAILURES, () -> execute(connection, "PRAGMA journal_mode=WAL"));
         }
         return result;
     }

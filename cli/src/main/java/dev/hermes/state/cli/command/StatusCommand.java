@@ -5,7 +5,7 @@ import dev.hermes.state.cli.text.Table;
 import dev.hermes.state.cli.text.Times;
 import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.migrations.SchemaStatus;
-import dev.hermes.state.sqlite.RetryPolicy;
+import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteErrors;
 import dev.hermes.state.sqlite.SqliteFile;
 import org.jooq.DSLContext;

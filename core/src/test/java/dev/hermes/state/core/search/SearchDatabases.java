@@ -1,7 +1,7 @@
 package dev.hermes.state.core.search;
 
 import dev.hermes.state.migrations.Migrator;
-import dev.hermes.state.sqlite.RetryPolicy;
+import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteFile;
 import dev.hermes.state.core.connection.TestTransactions;
 import dev.hermes.state.core.connection.Transaction;
