@@ -2,6 +2,7 @@ package dev.hermes.state.migrations;
 
 import dev.hermes.state.ConstraintViolationException;
 import dev.hermes.state.NotAHermesDatabaseException;
+import dev.hermes.state.testsupport.Fixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -162,6 +163,24 @@ class MigratorTest {
         assertTrue(e.getMessage().contains("UNIQUE constraint failed: sessions.title"), e.getMessage());
         assertEquals(before, sha256(db));
         assertEquals(List.of("3"), query(db, "SELECT group_concat(version) FROM schema_version"));
+    }
+
+    @Test
+    void statusCountsTheSessionsAndMessagesOnItsReadOnlyInspectionAndWritesNothing() throws Exception {
+        Path v2 = Fixtures.copy("state-v2.db", dir);
+        String before = sha256(v2);
+        SchemaStatus status = migrator.status(v2);
+        assertEquals(2, status.schemaVersion());
+        assertEquals(30, status.sessions());
+        assertEquals(95, status.messages());
+        assertFalse(status.upToDate());
+        assertEquals(before, sha256(v2));
+
+        // a file the Python agent stopped creating after its first table: no rows to count, not an error
+        Path firstTable = dir.resolve("first-table-only.db");
+        sql(firstTable, "CREATE TABLE schema_version (version INTEGER NOT NULL)");
+        SchemaStatus started = migrator.status(firstTable);
+        assertEquals(List.of(0L, 0L), List.of(started.sessions(), started.messages()));
     }
 
     @Test
