@@ -32,7 +32,7 @@ import dev.hermes.state.core.NewMessage;
 import dev.hermes.state.core.search.SearchHit;
 import dev.hermes.state.core.search.SearchQuery;
 import dev.hermes.state.migrations.Migrator;
-import dev.hermes.state.sqlite.RetryPolicy;
+import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteFile;
 
 import java.io.IOException;
@@ -153,34 +153,6 @@ public final class Benchmark {
     /** {@code target/bench/hermes-bench-S<S>-M<M>.json} under the current folder. */
     public static Path defaultResultFile(int sessions, int messagesPerSession) {
         return Path.of("target", "bench", "hermes-bench-S" + sessions + "-M" + messagesPerSession + ".json");
-    }
-
-    /**
-     * {@code [--sessions S] [--messages M] [--quick] [--out FILE] [--work-dir DIR]} (the same options as
-     * {@code hermes-state bench}); for running from the benchmarks module before the command line exists.
-     */
-    public static void main(String[] args) {
-        int sessions = Workload.DEFAULT_SESSIONS;
-        int messages = Workload.DEFAULT_MESSAGES;
-        Path out = null;
-        Path workDir = Path.of("target", "bench-work");
-        try {
-            for (int i = 0; i < args.length; i++) {
-                switch (args[i]) {
-                    case "--sessions" -> sessions = Integer.parseInt(args[++i]);
-                    case "--messages" -> messages = Integer.parseInt(args[++i]);
-                    case "--quick" -> sessions = Workload.QUICK_SESSIONS;
-                    case "--out" -> out = Path.of(args[++i]);
-                    case "--work-dir" -> workDir = Path.of(args[++i]);
-                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
-                }
-            }
-        } catch (RuntimeException bad) {
-            System.err.println("usage: Benchmark [--sessions S] [--messages M] [--quick] [--out FILE] [--work-dir DIR]: "
-                    + bad.getMessage());
-            System.exit(2);
-        }
-        System.exit(run(workDir, sessions, messages, out, System.out, System.err));
     }
 
     private int execute(Path resultFile, PrintStream out, PrintStream err) throws Exception {

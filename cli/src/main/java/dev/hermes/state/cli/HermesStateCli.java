@@ -4,7 +4,6 @@ import dev.hermes.state.HermesStateException;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.SchemaTooNewException;
 import dev.hermes.state.StateIOException;
-import dev.hermes.state.cli.command.BenchCommand;
 import dev.hermes.state.cli.command.DemoCommand;
 import dev.hermes.state.cli.command.MigrateCommand;
 import dev.hermes.state.cli.command.RpcCommand;
@@ -52,7 +51,9 @@ import java.util.function.Supplier;
                         + "keeps every session, its messages and a full-text index. Safe to use while the agent runs.",
                 "",
                 "Start with:  hermes-state demo"},
-        footer = {"", "Exit codes: 0 success, 1 error (message on stderr), 2 bad usage."})
+        footer = {"", "Benchmark (run by the ./hermes-state script of a checkout, from its own jar):",
+                "  hermes-state bench [--quick]   W1-W9 of BENCHMARK.md (more: bench --help)",
+                "", "Exit codes: 0 success, 1 error (message on stderr), 2 bad usage."})
 public final class HermesStateCli implements Callable<Integer> {
     public static final int OK = 0;
     public static final int USER_ERROR = 1;
@@ -142,7 +143,6 @@ public final class HermesStateCli implements Callable<Integer> {
         commands.put("stats", StatsCommand::new);
         commands.put("rpc", RpcCommand::new);
         commands.put("demo", DemoCommand::new);
-        commands.put("bench", BenchCommand::new);
         commands.put("help", CommandLine.HelpCommand::new);
         return commands;
     }

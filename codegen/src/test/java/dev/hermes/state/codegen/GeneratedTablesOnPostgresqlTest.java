@@ -4,7 +4,7 @@ import dev.hermes.state.db.tables.records.MessagesRecord;
 import dev.hermes.state.db.tables.records.SessionsRecord;
 import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.postgresql.PostgresLocation;
-import dev.hermes.state.postgresql.PostgresTestSchema;
+import dev.hermes.state.testsupport.PostgresTestSchema;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.JSON;

@@ -13,7 +13,7 @@ import dev.hermes.state.core.lineage.LineageNode;
 import dev.hermes.state.core.search.SearchHit;
 import dev.hermes.state.core.search.SearchQuery;
 import dev.hermes.state.migrations.Migrator;
-import dev.hermes.state.sqlite.RetryPolicy;
+import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteFile;
 import org.jooq.Condition;
 import org.jooq.Cursor;

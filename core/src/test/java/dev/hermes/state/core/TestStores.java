@@ -19,7 +19,7 @@ import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Files and clocks for the store's tests (the Python agent's files: {@link dev.hermes.state.testsupport.Fixtures}). */
-final class TestStores {
+public final class TestStores {
     /** 2026-03-10T09:00:00Z: a moment in the fixtures' date range. */
     static final Instant EPOCH = Instant.parse("2026-03-10T09:00:00Z");
 
@@ -40,7 +40,7 @@ final class TestStores {
      * (running Liquibase for every test would cost a second each). Creating a file through the store
      * itself is covered by the opening tests.
      */
-    static Path newDatabase(Path dir) {
+    public static Path newDatabase(Path dir) {
         try {
             Path target = dir.resolve("state.db");
             Files.copy(Template.FILE, target, StandardCopyOption.REPLACE_EXISTING);

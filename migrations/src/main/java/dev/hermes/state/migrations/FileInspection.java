@@ -166,6 +166,17 @@ record FileInspection(
         return isSchemaUpToDate(changeSets, latestVersion) && "wal".equalsIgnoreCase(journalMode);
     }
 
+    /** The number of rows of {@code table} (one of this file's tables, else 0), read on {@code connection}. */
+    long rowCount(Connection connection, String table) throws SQLException {
+        if (!tables.contains(table)) {
+            return 0;
+        }
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT count(*) FROM \"" + table + "\"")) {
+            return rows.next() ? rows.getLong(1) : 0;
+        }
+    }
+
     private static Set<String> columns(Connection connection, String table) throws SQLException {
         Set<String> columns = new HashSet<>();
         try (Statement statement = connection.createStatement();

@@ -3,11 +3,11 @@ package dev.hermes.state.migrations;
 import dev.hermes.state.HermesStateException;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.NotAHermesDatabaseException;
+import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.SchemaTooNewException;
 import dev.hermes.state.StateIOException;
 import dev.hermes.state.postgresql.PostgresErrors;
 import dev.hermes.state.postgresql.PostgresLocation;
-import dev.hermes.state.sqlite.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteErrors;
 import dev.hermes.state.sqlite.SqliteFile;
 
@@ -118,7 +118,7 @@ public final class Migrator {
                 connection.setAutoCommit(true);
             }
             try {
-                FileInspection inspection = retryPolicy.run(what, () -> FileInspection.of(connection));
+                FileInspection inspection = retryPolicy.run(what, SqliteErrors.FAILURES, () -> FileInspection.of(connection));
                 validate(inspection, "the database");
                 if (inspection.isUpToDate(Changelog.changeSets(), LATEST_VERSION)) {
                     return upToDate(inspection, false, Mode.MIGRATE);
@@ -189,10 +189,17 @@ public final class Migrator {
         return inspection.schemaVersion();
     }
 
-    /** The file's migration state, read without writing. */
+    /** The file's migration state and how many sessions and messages it holds, read without writing. */
     public SchemaStatus status(Path file) {
         SqliteFile.checkReadable(checkPath(file));
-        FileInspection inspection = inspectReadOnly(file);
+        record Contents(FileInspection inspection, long sessions, long messages) {
+        }
+        Contents contents = readOnly(file, connection -> {
+            FileInspection inspection = FileInspection.of(connection);
+            return new Contents(inspection, inspection.rowCount(connection, "sessions"),
+                    inspection.rowCount(connection, "messages"));
+        });
+        FileInspection inspection = contents.inspection();
         if (!inspection.isHermes()) {
             throw notHermes(inspection, file.toString());
         }
@@ -205,7 +212,7 @@ public final class Migrator {
             states.add(new SchemaStatus.ChangeSetState(changeSet.id(), changeSet.version(), state));
         }
         return new SchemaStatus(file, inspection.schemaVersion(), LATEST_VERSION, states, inspection.journalMode(),
-                size(file), size(Path.of(file.toAbsolutePath() + "-wal")));
+                size(file), size(Path.of(file.toAbsolutePath() + "-wal")), contents.sessions(), contents.messages());
     }
 
     private MigrationResult run(Path file, Mode mode) {
@@ -277,7 +284,7 @@ public final class Migrator {
             return;
         }
         SqliteFile.refuseForeignHeader(file);
-        retryPolicy.run(what, () -> {
+        retryPolicy.run(what, SqliteErrors.FAILURES, () -> {
             try (Connection connection = SqliteFile.open(file, retryPolicy, false);
                  Statement statement = connection.createStatement()) {
                 statement.executeQuery("SELECT count(*) FROM sqlite_master").close();
@@ -288,18 +295,29 @@ public final class Migrator {
         });
     }
 
+    /** Reads the file's contents on a read-only connection ({@link #readOnly}). */
+    private FileInspection inspectReadOnly(Path file) {
+        return readOnly(file, FileInspection::of);
+    }
+
+    /** What one read-only inspection reads from the connection, once the file is accepted. */
+    @FunctionalInterface
+    private interface Reading<T> {
+        T read(Connection connection) throws SQLException;
+    }
+
     /**
      * Reads the file on a read-only connection. SQLite's first read is the header check: a file it
      * will not read (not SQLite, corrupt, cut short) is refused here, as is a size that is not whole
      * pages, and a log no index vouches for is verified first.
      */
-    private FileInspection inspectReadOnly(Path file) {
+    private <T> T readOnly(Path file, Reading<T> reading) {
         String what = "inspecting " + file;
         boolean verifyWal = SqliteFile.hasUnindexedWal(file);
         boolean shmExisted = Files.exists(Path.of(file.toAbsolutePath() + "-shm"));
-        return retryPolicy.run(what, () -> {
+        return retryPolicy.run(what, SqliteErrors.FAILURES, () -> {
             try {
-                return inspectOnce(file, verifyWal);
+                return readOnce(file, verifyWal, reading);
             } catch (NotAHermesDatabaseException refused) {
                 if (!shmExisted) {
                     // the index this inspection built now vouches for the foreign log: leave no trace
@@ -310,13 +328,13 @@ public final class Migrator {
         });
     }
 
-    private FileInspection inspectOnce(Path file, boolean verifyWal) throws Exception {
+    private <T> T readOnce(Path file, boolean verifyWal, Reading<T> reading) throws Exception {
         try (Connection connection = SqliteFile.open(file, retryPolicy, true)) {
             if (verifyWal) {
                 checkWalBelongsToFile(connection, file);
             }
             SqliteFile.checkAccepted(connection, file);
-            return FileInspection.of(connection);
+            return reading.read(connection);
         } catch (SQLException failure) {
             if (SqliteErrors.primaryCode(failure) == SqliteErrors.SQLITE_READONLY && SqliteFile.hasRollbackJournal(file)) {
                 throw new StateIOException(file + " holds a transaction that a writer left unfinished when it stopped ("
@@ -368,9 +386,9 @@ public final class Migrator {
      */
     private MigrationResult migrateAndEnableWal(Connection connection, String name, boolean created, Mode mode,
                                                 String what) {
-        MigrationResult result = retryPolicy.run(what, () -> migrateInTransaction(connection, name, created, mode));
+        MigrationResult result = retryPolicy.run(what, SqliteErrors.FAILURES, () -> migrateInTransaction(connection, name, created, mode));
         if (mode.commits) {
-            retryPolicy.run(what, () -> execute(connection, "PRAGMA journal_mode=WAL"));
+            retryPolicy.run(what, SqliteErrors.FAILURES, () -> execute(connection, "PRAGMA journal_mode=WAL"));
         }
         return result;
     }

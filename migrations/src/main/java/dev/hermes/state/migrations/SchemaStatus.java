@@ -4,7 +4,8 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The migration state of a file, read without writing anything.
+ * The migration state of a file and the size of its contents, read without writing anything (the
+ * migrator's read-only inspection, on one connection).
  *
  * @param file           the database file
  * @param schemaVersion  the version the file claims (0 when it has no schema_version table)
@@ -13,9 +14,11 @@ import java.util.List;
  * @param journalMode    the file's journal mode ({@code wal} once opened by hermes-state or the agent)
  * @param fileBytes      size of the database file
  * @param walBytes       size of its {@code -wal} file (0 when absent)
+ * @param sessions       the rows of its {@code sessions} table (0 when it has none)
+ * @param messages       the rows of its {@code messages} table (0 when it has none)
  */
 public record SchemaStatus(Path file, int schemaVersion, int latestVersion, List<ChangeSetState> changeSets,
-                           String journalMode, long fileBytes, long walBytes) {
+                           String journalMode, long fileBytes, long walBytes, long sessions, long messages) {
 
     public SchemaStatus {
         changeSets = List.copyOf(changeSets);

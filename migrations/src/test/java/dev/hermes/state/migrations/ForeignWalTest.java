@@ -1,20 +1,18 @@
 package dev.hermes.state.migrations;
 
 import dev.hermes.state.NotAHermesDatabaseException;
+import dev.hermes.state.testsupport.Fixtures;
 import dev.hermes.state.testsupport.LiveCopy;
 import dev.hermes.state.sqlite.SqliteFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.HexFormat;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -38,16 +36,16 @@ class ForeignWalTest {
         Path otherWal = liveWal(other, "INSERT INTO messages (session_id, role, content, timestamp)"
                 + " VALUES ('s0', 'user', 'from the other store', 2)");
         Files.copy(otherWal, Path.of(db + "-wal"));
-        String dbBefore = sha256(db);
-        String walBefore = sha256(Path.of(db + "-wal"));
+        String dbBefore = Fixtures.sha256(db);
+        String walBefore = Fixtures.sha256(Path.of(db + "-wal"));
         assertTrue(SqliteFile.hasUnindexedWal(db));
 
         NotAHermesDatabaseException refused = assertThrows(NotAHermesDatabaseException.class, () -> migrator.migrate(db));
         assertTrue(refused.getMessage().contains("-wal"), refused.getMessage());
         assertThrows(NotAHermesDatabaseException.class, () -> migrator.checkReadable(db), "and read-only too, every time");
 
-        assertEquals(dbBefore, sha256(db));
-        assertEquals(walBefore, sha256(Path.of(db + "-wal")));
+        assertEquals(dbBefore, Fixtures.sha256(db));
+        assertEquals(walBefore, Fixtures.sha256(Path.of(db + "-wal")));
         assertFalse(Files.exists(Path.of(db + "-shm")), "the index the check built is not left behind");
     }
 
@@ -108,13 +106,5 @@ class ForeignWalTest {
             assertTrue(Files.size(snapshot) > 32, "the log holds frames");
         }
         return snapshot;
-    }
-
-    private static String sha256(Path file) throws Exception {
-        MessageDigest digest = MessageDigest.getInstance("SHA-256");
-        try (InputStream in = Files.newInputStream(file)) {
-            digest.update(in.readAllBytes());
-        }
-        return HexFormat.of().formatHex(digest.digest());
     }
 }

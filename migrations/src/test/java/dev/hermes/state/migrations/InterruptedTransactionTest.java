@@ -1,6 +1,7 @@
 package dev.hermes.state.migrations;
 
 import dev.hermes.state.StateIOException;
+import dev.hermes.state.testsupport.Fixtures;
 import dev.hermes.state.testsupport.LiveCopy;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -8,13 +9,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.HexFormat;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -60,23 +59,23 @@ class InterruptedTransactionTest {
 
     @Test
     void readOnlyChecksExplainTheUnfinishedTransactionAndWriteNothing() throws Exception {
-        String before = sha256(crashed);
+        String before = Fixtures.sha256(crashed);
         Migrator migrator = Migrator.create();
         StateIOException readable = assertThrows(StateIOException.class, () -> migrator.checkReadable(crashed));
         assertTrue(readable.getMessage().contains("left unfinished") && readable.getMessage().contains("state.db-journal"),
                 readable.getMessage());
         StateIOException status = assertThrows(StateIOException.class, () -> migrator.status(crashed));
         assertEquals(readable.getMessage(), status.getMessage());
-        assertEquals(before, sha256(crashed));
+        assertEquals(before, Fixtures.sha256(crashed));
         assertTrue(Files.size(Path.of(crashed + "-journal")) > 0, "the journal is still there for a writer to roll back");
     }
 
     @Test
     void aReadWriteOpenRollsTheTransactionBackAndMigratesTheCommittedState() throws Exception {
-        String before = sha256(crashed);
+        String before = Fixtures.sha256(crashed);
         MigrationResult result = Migrator.create().migrate(crashed);
         assertEquals(6, result.toVersion());
-        assertNotEquals(before, sha256(crashed), "the pages of the unfinished transaction were restored");
+        assertNotEquals(before, Fixtures.sha256(crashed), "the pages of the unfinished transaction were restored");
         assertFalse(Files.exists(Path.of(crashed + "-journal")) && Files.size(Path.of(crashed + "-journal")) > 0);
         try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + crashed);
              Statement statement = connection.createStatement()) {
@@ -96,9 +95,5 @@ class InterruptedTransactionTest {
             assertTrue(rows.next());
             return rows.getInt(1);
         }
-    }
-
-    private static String sha256(Path file) throws Exception {
-        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
     }
 }

@@ -2,23 +2,21 @@ package dev.hermes.state.migrations;
 
 import dev.hermes.state.ConstraintViolationException;
 import dev.hermes.state.NotAHermesDatabaseException;
+import dev.hermes.state.testsupport.Fixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -60,7 +58,7 @@ class MigratorTest {
             assertEquals(List.of(db), listing.toList(), "no temporary file is left behind");
         }
 
-        String before = sha256(db);
+        String before = Fixtures.sha256(db);
         MigrationResult again = migrator.migrate(db);
         assertTrue(again.fastPath());
         assertEquals(List.of(), again.changes());
@@ -69,7 +67,7 @@ class MigratorTest {
         MigrationResult liquibase = migrator.checkWithLiquibase(db);
         assertFalse(liquibase.fastPath());
         assertEquals(List.of(), liquibase.changes());
-        assertEquals(before, sha256(db));
+        assertEquals(before, Fixtures.sha256(db));
     }
 
     @Test
@@ -128,11 +126,11 @@ class MigratorTest {
         Path web = dir.resolve("other-sessions.db");
         sql(web, "CREATE TABLE sessions (token TEXT PRIMARY KEY, user_id INTEGER, expires REAL)");
         for (Path db : List.of(versioned, web)) {
-            String before = sha256(db);
+            String before = Fixtures.sha256(db);
             NotAHermesDatabaseException e = assertThrows(NotAHermesDatabaseException.class, () -> migrator.migrate(db));
             assertTrue(e.getMessage().contains("not a Hermes session store"), e.getMessage());
             assertTrue(e.getMessage().contains("left unchanged"), e.getMessage());
-            assertEquals(before, sha256(db));
+            assertEquals(before, Fixtures.sha256(db));
         }
     }
 
@@ -140,12 +138,12 @@ class MigratorTest {
     void aSessionsTableOfHermesWithAForeignMessagesTableIsRolledBackWholly() throws Exception {
         Path db = dir.resolve("odd-messages.db");
         sql(db, HERMES_V1_SESSIONS, "CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, timestamp REAL, body BLOB)");
-        String before = sha256(db);
+        String before = Fixtures.sha256(db);
         NotAHermesDatabaseException e = assertThrows(NotAHermesDatabaseException.class, () -> migrator.migrate(db));
         assertTrue(e.getMessage().contains("messages.role"), e.getMessage());
         assertTrue(e.getMessage().contains("left unchanged"), e.getMessage());
         assertEquals(List.of("messages", "sessions"), query(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"));
-        assertEquals(before, sha256(db));
+        assertEquals(before, Fixtures.sha256(db));
     }
 
     @Test
@@ -156,12 +154,30 @@ class MigratorTest {
         sql(db, "DROP TABLE DATABASECHANGELOG", "DROP TABLE DATABASECHANGELOGLOCK", "DROP INDEX idx_sessions_title_unique",
                 "UPDATE schema_version SET version = 3",
                 "INSERT INTO sessions (id, source, started_at, title) VALUES ('a', 'cli', 1.0, 'same'), ('b', 'cli', 2.0, 'same')");
-        String before = sha256(db);
+        String before = Fixtures.sha256(db);
         ConstraintViolationException e =
                 assertThrows(ConstraintViolationException.class, () -> migrator.migrate(db));
         assertTrue(e.getMessage().contains("UNIQUE constraint failed: sessions.title"), e.getMessage());
-        assertEquals(before, sha256(db));
+        assertEquals(before, Fixtures.sha256(db));
         assertEquals(List.of("3"), query(db, "SELECT group_concat(version) FROM schema_version"));
+    }
+
+    @Test
+    void statusCountsTheSessionsAndMessagesOnItsReadOnlyInspectionAndWritesNothing() throws Exception {
+        Path v2 = Fixtures.copy("state-v2.db", dir);
+        String before = Fixtures.sha256(v2);
+        SchemaStatus status = migrator.status(v2);
+        assertEquals(2, status.schemaVersion());
+        assertEquals(30, status.sessions());
+        assertEquals(95, status.messages());
+        assertFalse(status.upToDate());
+        assertEquals(before, Fixtures.sha256(v2));
+
+        // a file the Python agent stopped creating after its first table: no rows to count, not an error
+        Path firstTable = dir.resolve("first-table-only.db");
+        sql(firstTable, "CREATE TABLE schema_version (version INTEGER NOT NULL)");
+        SchemaStatus started = migrator.status(firstTable);
+        assertEquals(List.of(0L, 0L), List.of(started.sessions(), started.messages()));
     }
 
     @Test
@@ -197,13 +213,5 @@ class MigratorTest {
             }
         }
         return rows;
-    }
-
-    static String sha256(Path file) throws IOException {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -4,7 +4,7 @@ import dev.hermes.state.ErrorType;
 import dev.hermes.state.HermesStateException;
 import dev.hermes.state.StateIOException;
 import dev.hermes.state.postgresql.PostgresLocation;
-import dev.hermes.state.postgresql.PostgresTestSchema;
+import dev.hermes.state.testsupport.PostgresTestSchema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.function.Executable;

@@ -4,7 +4,7 @@ import dev.hermes.state.HermesStateException;
 import dev.hermes.state.NotAHermesDatabaseException;
 import dev.hermes.state.SchemaTooNewException;
 import dev.hermes.state.postgresql.PostgresLocation;
-import dev.hermes.state.postgresql.PostgresTestSchema;
+import dev.hermes.state.testsupport.PostgresTestSchema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

@@ -1,7 +1,7 @@
 package dev.hermes.state.migrations;
 
 import dev.hermes.state.postgresql.PostgresLocation;
-import dev.hermes.state.postgresql.PostgresTestSchema;
+import dev.hermes.state.testsupport.PostgresTestSchema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

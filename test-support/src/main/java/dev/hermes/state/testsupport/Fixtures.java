@@ -1,5 +1,6 @@
 package dev.hermes.state.testsupport;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -66,6 +67,15 @@ public final class Fixtures {
             return sha256(in);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** sha256 (hex) of some bytes: e.g. a logical dump of a store, to compare what two states of it hold. */
+    public static String sha256(byte[] content) {
+        try {
+            return sha256(new ByteArrayInputStream(content));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a byte array does not fail
         }
     }
 

@@ -1,7 +1,7 @@
 package dev.hermes.state.bench.data;
 
 import dev.hermes.state.bench.data.SearchCases.SearchCase;
-import dev.hermes.state.sqlite.RetryPolicy;
+import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteFile;
 
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package dev.hermes.state.bench.workload;
 import dev.hermes.state.bench.data.Workload;
 import dev.hermes.state.bench.measure.Report;
 import dev.hermes.state.core.StateRepository;
-import dev.hermes.state.sqlite.RetryPolicy;
+import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteFile;
 
 import java.nio.file.Path;

@@ -14,12 +14,12 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
-import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 
@@ -31,7 +31,9 @@ import java.util.jar.Manifest;
  */
 public final class W8ColdOpen {
     public static final int ROUNDS = 10;
-    public static final String CLI_MAIN = "dev.hermes.state.cli.HermesStateCli";
+    /** The system property that names the command line's jar ({@code ./hermes-state bench} sets it). */
+    public static final String CLI_JAR_PROPERTY = "hermes.state.jar";
+    private static final String ARCHIVE_OPTION = "-XX:SharedArchiveFile=";
     private static final Duration TIMEOUT = Duration.ofMinutes(2);
 
     /**
@@ -117,15 +119,22 @@ public final class W8ColdOpen {
     private static CliStart cliStart(Path db, Path scratch, List<String> options, int rounds) throws Exception {
         Path jar = cliJar();
         if (jar == null) {
-            return new CliStart(null, null, null, null, "not running from the hermes-state jar (start the benchmark "
-                    + "with ./hermes-state bench, or set -Dhermes.state.jar=cli/target/hermes-state.jar)");
+            return new CliStart(null, null, null, null, "the hermes-state jar is not given or not built (start the benchmark "
+                    + "with ./hermes-state bench, or set -D" + CLI_JAR_PROPERTY + "=cli/target/hermes-state.jar)");
         }
         Path script = launcherScript(jar);
         List<String> scriptCommand = script == null ? null
                 : List.of(script.toString(), "--db", db.toString(), "sessions", "list");
-        List<String> direct = JavaProcess.jarCommand(options, jar, "--db", db.toString(), "sessions", "list");
-        // a class-data archive belongs to the jar it was made from: the hello-world jar runs without it
-        List<String> helloOptions = options.stream().filter(o -> !o.startsWith("-XX:SharedArchiveFile")).toList();
+        // a class-data archive belongs to the jar it was made from: this JVM's is the benchmark jar's, the
+        // command runs with the one its build made beside it (as ./hermes-state runs it), hello-world without
+        List<String> helloOptions = options.stream().filter(o -> !o.startsWith(ARCHIVE_OPTION)).toList();
+        List<String> cliOptions = new ArrayList<>(helloOptions);
+        Path cliArchive = jar.resolveSibling("hermes-state.jsa");
+        if (Files.isRegularFile(cliArchive)
+                && Files.getLastModifiedTime(cliArchive).compareTo(Files.getLastModifiedTime(jar)) > 0) {
+            cliOptions.add(ARCHIVE_OPTION + cliArchive);
+        }
+        List<String> direct = JavaProcess.jarCommand(cliOptions, jar, "--db", db.toString(), "sessions", "list");
         List<String> hello = JavaProcess.jarCommand(helloOptions, helloWorldJar(scratch));
         Path stderr = scratch.resolve("w8-cli.err");
         if (scriptCommand != null) {
@@ -182,24 +191,14 @@ public final class W8ColdOpen {
         }
     }
 
-    /**
-     * The hermes-state jar: this process's own class path when it is that jar (the normal case:
-     * {@code ./hermes-state bench}), else the {@code hermes.state.jar} system property.
-     */
-    static Path cliJar() throws IOException {
-        String configured = System.getProperty("hermes.state.jar");
-        if (configured != null && !configured.isBlank()) {
-            return Path.of(configured);
-        }
-        String classPath = JavaProcess.classPath();
-        if (classPath == null || classPath.contains(java.io.File.pathSeparator) || !classPath.endsWith(".jar")) {
+    /** The hermes-state jar the {@value #CLI_JAR_PROPERTY} system property names, if it is there; else null. */
+    static Path cliJar() {
+        String configured = System.getProperty(CLI_JAR_PROPERTY);
+        if (configured == null || configured.isBlank()) {
             return null;
         }
-        try (JarFile jar = new JarFile(classPath)) {
-            Manifest manifest = jar.getManifest();
-            String main = manifest == null ? null : manifest.getMainAttributes().getValue(Attributes.Name.MAIN_CLASS);
-            return CLI_MAIN.equals(main) ? Path.of(classPath) : null;
-        }
+        Path jar = Path.of(configured);
+        return Files.isRegularFile(jar) ? jar : null;
     }
 
     /** A one-class jar whose main prints "Hello, world". */

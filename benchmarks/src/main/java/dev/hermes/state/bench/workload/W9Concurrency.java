@@ -6,7 +6,7 @@ import dev.hermes.state.bench.measure.Report;
 import dev.hermes.state.bench.process.Child;
 import dev.hermes.state.bench.process.JavaProcess;
 import dev.hermes.state.bench.process.WriterProcess;
-import dev.hermes.state.sqlite.RetryPolicy;
+import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteFile;
 
 import java.nio.file.Path;

@@ -5,17 +5,10 @@ import dev.hermes.state.cli.text.Table;
 import dev.hermes.state.cli.text.Times;
 import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.migrations.SchemaStatus;
-import dev.hermes.state.sqlite.RetryPolicy;
-import dev.hermes.state.sqlite.SqliteErrors;
-import dev.hermes.state.sqlite.SqliteFile;
-import org.jooq.DSLContext;
-import org.jooq.SQLDialect;
-import org.jooq.impl.DSL;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,13 +16,11 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 
-import static dev.hermes.state.db.Tables.MESSAGES;
-import static dev.hermes.state.db.Tables.SESSIONS;
-
 /**
  * {@code status}: what state the file is in, read without writing a byte and without starting
- * Liquibase (the migrator's inspection and two counts on a read-only connection), so it also works
- * on a file this version must not migrate: an older one not yet adopted or a newer one.
+ * Liquibase (the migrator's inspection, which also counts the sessions and messages, on one read-only
+ * connection), so it also works on a file this version must not migrate: an older one not yet adopted
+ * or a newer one.
  */
 @Command(mixinStandardHelpOptions = true, name = "status", description = "Schema version, applied and pending migration steps, journal mode, "
         + "counts and file size. Never writes.")
@@ -37,33 +28,19 @@ public final class StatusCommand implements Callable<Integer> {
     @ParentCommand
     private HermesStateCli cli;
 
-    /** The two numbers a user wants first. */
-    record Counts(long sessions, long messages) {
-    }
-
     @Override
     public Integer call() {
         Path file = HermesStateCli.requireExisting(cli.dbPath());
         SchemaStatus status = Migrator.create().status(file);
-        Counts counts = count(file);
         if (cli.json()) {
-            cli.printJson(json(status, counts));
+            cli.printJson(json(status));
         } else {
-            print(status, counts);
+            print(status);
         }
         return HermesStateCli.OK;
     }
 
-    private static Counts count(Path file) {
-        try (Connection connection = SqliteFile.open(file, RetryPolicy.HERMES, true)) {
-            DSLContext dsl = DSL.using(connection, SQLDialect.SQLITE);
-            return new Counts(dsl.fetchCount(SESSIONS), dsl.fetchCount(MESSAGES));
-        } catch (Exception e) {
-            throw SqliteErrors.translate(e, "counting the sessions and messages of " + file);
-        }
-    }
-
-    private void print(SchemaStatus status, Counts counts) {
+    private void print(SchemaStatus status) {
         long executed = status.applied().stream().filter(c -> c.state() == SchemaStatus.State.EXECUTED).count();
         long recorded = status.applied().size() - executed;
         Table table = Table.withColumns(2);
@@ -81,8 +58,8 @@ public final class StatusCommand implements Callable<Integer> {
         if (!status.pending().isEmpty()) {
             table.row("Pending", pendingByVersion(status));
         }
-        table.row("Sessions", counts.sessions());
-        table.row("Messages", counts.messages());
+        table.row("Sessions", status.sessions());
+        table.row("Messages", status.messages());
         table.lines().forEach(cli.out()::println);
     }
 
@@ -111,7 +88,7 @@ public final class StatusCommand implements Callable<Integer> {
         return String.join(", ", parts);
     }
 
-    private static Map<String, Object> json(SchemaStatus status, Counts counts) {
+    private static Map<String, Object> json(SchemaStatus status) {
         Map<String, Object> document = new LinkedHashMap<>();
         document.put("file", status.file().toAbsolutePath().toString());
         document.put("file_bytes", status.fileBytes());
@@ -121,8 +98,8 @@ public final class StatusCommand implements Callable<Integer> {
         document.put("up_to_date", status.upToDate());
         document.put("newer_than_latest", status.newerThanLatest());
         document.put("journal_mode", status.journalMode());
-        document.put("sessions", counts.sessions());
-        document.put("messages", counts.messages());
+        document.put("sessions", status.sessions());
+        document.put("messages", status.messages());
         document.put("applied", steps(status.applied()));
         document.put("pending", steps(status.pending()));
         return document;

@@ -1,6 +1,6 @@
 package dev.hermes.state.core.connection;
 
-import dev.hermes.state.sqlite.RetryPolicy;
+import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteFile;
 
 import javax.sql.DataSource;

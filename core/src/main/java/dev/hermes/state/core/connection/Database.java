@@ -2,7 +2,7 @@ package dev.hermes.state.core.connection;
 
 import dev.hermes.state.HermesStateException;
 import dev.hermes.state.StateIOException;
-import dev.hermes.state.sqlite.RetryPolicy;
+import dev.hermes.state.RetryPolicy;
 import org.jooq.DSLContext;
 import org.jooq.ExecuteContext;
 import org.jooq.ExecuteListener;

@@ -2,7 +2,7 @@ package dev.hermes.state.core.connection;
 
 import dev.hermes.state.HermesStateException;
 import dev.hermes.state.core.search.MessageSearch;
-import dev.hermes.state.sqlite.RetryPolicy;
+import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteErrors;
 import org.jooq.Condition;
 import org.jooq.Field;

@@ -1,17 +1,14 @@
 package dev.hermes.state.core.search;
 
+import dev.hermes.state.core.TestStores;
 import dev.hermes.state.migrations.Migrator;
-import dev.hermes.state.sqlite.RetryPolicy;
+import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteFile;
 import dev.hermes.state.core.connection.TestTransactions;
 import dev.hermes.state.core.connection.Transaction;
 import dev.hermes.state.testsupport.Fixtures;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -32,40 +29,9 @@ final class SearchDatabases {
         return copy;
     }
 
-    /**
-     * A new, empty version-6 state.db in {@code dir}: a copy of one file the migrator created for this
-     * JVM (a Liquibase run per test would cost half a second each).
-     */
+    /** A new, empty version-6 state.db in {@code dir}. */
     static Path newDatabase(Path dir) {
-        Path file = dir.resolve("state.db");
-        try {
-            Files.copy(emptyTemplate(), file);
-            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return file;
-    }
-
-    private static Path template;
-
-    private static synchronized Path emptyTemplate() throws IOException {
-        if (template == null) {
-            Path folder = Files.createTempDirectory("hermes-search-template");
-            Path file = folder.resolve("state.db");
-            Migrator.create().migrate(file);
-            // fold the WAL into the file so that a plain copy is complete
-            try (Connection connection = open(file); var statement = connection.createStatement()) {
-                statement.execute("PRAGMA wal_checkpoint(TRUNCATE)");
-                statement.execute("PRAGMA journal_mode=DELETE");
-            } catch (SQLException e) {
-                throw new IOException("Cannot prepare the template database " + file, e);
-            }
-            folder.toFile().deleteOnExit();
-            file.toFile().deleteOnExit();
-            template = file;
-        }
-        return template;
+        return TestStores.newDatabase(dir);
     }
 
     static Connection open(Path file) throws SQLException {

@@ -2,7 +2,6 @@ package dev.hermes.state.it.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hermes.state.testsupport.Fixtures;
-import dev.hermes.state.testsupport.ProcessResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -160,12 +159,5 @@ class CliBadInputTest {
         assertEquals("hermes-state: Give either a session ID or --source, not both",
                 failsUnchanged(cli, db, "--db", db.toString(), "sessions", "export", "x", "--source", "cli"));
         assertEquals(2, cli.run("--db", db.toString(), "sessions", "list", "--limit", "ten").exitCode(), "a usage error");
-    }
-
-    @Test
-    void benchRefusesAWorkloadTooSmallToMeasure() {
-        ProcessResult result = new Cli(dir).run("bench", "--sessions", "10", "--messages", "1");
-        assertEquals(2, result.exitCode(), result.toString());
-        assertEquals("bench: --sessions must be at least 120 and --messages at least 1 (got 10 and 1)\n", result.stderr());
     }
 }

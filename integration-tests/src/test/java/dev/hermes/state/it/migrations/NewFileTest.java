@@ -3,7 +3,7 @@ package dev.hermes.state.it.migrations;
 import dev.hermes.state.it.SqlRows;
 import dev.hermes.state.migrations.MigrationResult;
 import dev.hermes.state.migrations.Migrator;
-import dev.hermes.state.sqlite.RetryPolicy;
+import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

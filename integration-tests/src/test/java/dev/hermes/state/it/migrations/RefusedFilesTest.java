@@ -10,7 +10,7 @@ import dev.hermes.state.testsupport.Fixtures;
 import dev.hermes.state.testsupport.ProcessResult;
 import dev.hermes.state.testsupport.LiveCopy;
 import dev.hermes.state.migrations.Migrator;
-import dev.hermes.state.sqlite.RetryPolicy;
+import dev.hermes.state.RetryPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.function.Executable;

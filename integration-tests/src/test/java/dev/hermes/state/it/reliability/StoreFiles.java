@@ -1,19 +1,18 @@
 package dev.hermes.state.it.reliability;
 
 import dev.hermes.state.it.SqlRows;
+import dev.hermes.state.testsupport.Fixtures;
 import org.sqlite.SQLiteConfig;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -134,21 +133,21 @@ final class StoreFiles {
      * tables are left out (check the index with {@link #ftsIntegrityProblem} instead).
      */
     static String logicalDumpSha256(Path db, boolean withIndexStorage) throws SQLException {
-        MessageDigest digest = sha256();
+        ByteArrayOutputStream dump = new ByteArrayOutputStream();
         try (Connection connection = readOnly(db)) {
             for (List<Object> object : SqlRows.query(connection, "SELECT type, name, tbl_name, sql FROM sqlite_master"
                     + " WHERE name NOT LIKE 'DATABASECHANGELOG%' ORDER BY type, name")) {
-                digest.update((object + "\n").getBytes(StandardCharsets.UTF_8));
+                dump.writeBytes((object + "\n").getBytes(StandardCharsets.UTF_8));
             }
             for (List<Object> table : SqlRows.query(connection, withIndexStorage ? CONTENT_TABLES : CONTENT_TABLES_WITHOUT_INDEX)) {
                 String name = (String) table.get(0);
-                digest.update(("== " + name + "\n").getBytes(StandardCharsets.UTF_8));
+                dump.writeBytes(("== " + name + "\n").getBytes(StandardCharsets.UTF_8));
                 for (List<Object> row : SqlRows.query(connection, "SELECT * FROM \"" + name + "\" ORDER BY " + allColumns(connection, name))) {
-                    digest.update((row + "\n").getBytes(StandardCharsets.UTF_8));
+                    dump.writeBytes((row + "\n").getBytes(StandardCharsets.UTF_8));
                 }
             }
         }
-        return HexFormat.of().formatHex(digest.digest());
+        return Fixtures.sha256(dump.toByteArray());
     }
 
     /** "1, 2, ..., n" for a table of n columns: a total order for rows without a single-column key. */
@@ -169,13 +168,5 @@ final class StoreFiles {
 
     static long number(Object value) {
         return value == null ? 0 : ((Number) value).longValue();
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -1,15 +1,14 @@
-package dev.hermes.state.sqlite;
-
-import dev.hermes.state.InvalidArgumentException;
+package dev.hermes.state;
 
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Hermes' write-contention discipline: each connection waits up to {@code busyTimeout} for a lock;
- * when a write still fails with SQLITE_BUSY or SQLITE_LOCKED the whole transaction is retried, up to
- * {@code maxAttempts} attempts in total, sleeping a random time between {@code minBackoff} and
- * {@code maxBackoff} in between. Only BUSY/LOCKED are retried; any other failure ends at once.
+ * when a write still fails because the database is busy (SQLite: SQLITE_BUSY or SQLITE_LOCKED) the
+ * whole transaction is retried, up to {@code maxAttempts} attempts in total, sleeping a random time
+ * between {@code minBackoff} and {@code maxBackoff} in between. Only such failures are retried; any
+ * other ends at once. Which failures those are is the database engine's to say ({@link Failures}).
  */
 public record RetryPolicy(Duration busyTimeout, int maxAttempts, Duration minBackoff, Duration maxBackoff) {
 
@@ -47,29 +46,38 @@ public record RetryPolicy(Duration busyTimeout, int maxAttempts, Duration minBac
         T run() throws Exception;
     }
 
+    /** How one database engine classifies its failures. */
+    public interface Failures {
+        /** The database was busy (locked by another connection): running the work again may succeed. */
+        boolean isBusy(Throwable failure);
+
+        /** The typed exception for a failure; {@code what} says what was being done. */
+        HermesStateException translate(Throwable failure, String what);
+    }
+
     /**
-     * Runs {@code attempt}, retrying it while it fails with BUSY/LOCKED and attempts remain. The last
-     * failure is translated with {@link SqliteErrors#translate}; {@code what} describes the work.
+     * Runs {@code attempt}, retrying it while it fails with a failure {@code failures} calls busy and
+     * attempts remain. The last failure is translated by {@code failures}; {@code what} describes the work.
      */
-    public <T> T run(String what, Attempt<T> attempt) {
+    public <T> T run(String what, Failures failures, Attempt<T> attempt) {
         for (int number = 1; ; number++) {
             try {
                 return attempt.run();
             } catch (Exception failure) {
-                if (number >= maxAttempts || !SqliteErrors.isBusy(failure)) {
-                    throw SqliteErrors.translate(failure, what);
+                if (number >= maxAttempts || !failures.isBusy(failure)) {
+                    throw failures.translate(failure, what);
                 }
-                sleepBackoff(failure, what);
+                sleepBackoff(failure, failures, what);
             }
         }
     }
 
-    private void sleepBackoff(Exception failure, String what) {
+    private void sleepBackoff(Exception failure, Failures failures, String what) {
         try {
             Thread.sleep(backoffMillis());
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
-            throw SqliteErrors.translate(failure, what);
+            throw failures.translate(failure, what);
         }
     }
 

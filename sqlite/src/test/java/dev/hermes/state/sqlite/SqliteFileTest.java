@@ -3,6 +3,7 @@ package dev.hermes.state.sqlite;
 import dev.hermes.state.testsupport.LiveCopy;
 
 import dev.hermes.state.NotAHermesDatabaseException;
+import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.StateIOException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,4 +1,4 @@
-package dev.hermes.state.postgresql;
+package dev.hermes.state.testsupport;
 
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;

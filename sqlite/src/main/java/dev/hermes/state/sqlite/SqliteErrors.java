@@ -5,6 +5,7 @@ import dev.hermes.state.ConstraintViolationException;
 import dev.hermes.state.ErrorType;
 import dev.hermes.state.HermesStateException;
 import dev.hermes.state.NotAHermesDatabaseException;
+import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.StateIOException;
 
 import java.sql.SQLException;
@@ -24,6 +25,19 @@ public final class SqliteErrors {
     public static final int SQLITE_CANTOPEN = 14;
     public static final int SQLITE_CONSTRAINT = 19;
     public static final int SQLITE_NOTADB = 26;
+
+    /** SQLite's classification for {@link RetryPolicy#run}: {@link #isBusy} is retried, {@link #translate} types the rest. */
+    public static final RetryPolicy.Failures FAILURES = new RetryPolicy.Failures() {
+        @Override
+        public boolean isBusy(Throwable failure) {
+            return SqliteErrors.isBusy(failure);
+        }
+
+        @Override
+        public HermesStateException translate(Throwable failure, String what) {
+            return SqliteErrors.translate(failure, what);
+        }
+    };
 
     private SqliteErrors() {
     }

@@ -1,6 +1,7 @@
 package dev.hermes.state.sqlite;
 
 import dev.hermes.state.NotAHermesDatabaseException;
+import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.StateIOException;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteErrorCode;

@@ -1,5 +1,6 @@
 package dev.hermes.state.sqlite;
 
+import dev.hermes.state.RetryPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

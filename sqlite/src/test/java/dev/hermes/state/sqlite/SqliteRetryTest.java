@@ -5,6 +5,7 @@ import dev.hermes.state.ConstraintViolationException;
 import dev.hermes.state.ErrorType;
 import dev.hermes.state.HermesStateException;
 import dev.hermes.state.InvalidArgumentException;
+import dev.hermes.state.RetryPolicy;
 import org.junit.jupiter.api.Test;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
@@ -17,21 +18,14 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class RetryPolicyTest {
+/** {@link RetryPolicy#run} with SQLite's classification: what is retried, and how the last failure is typed. */
+class SqliteRetryTest {
     private static final RetryPolicy NO_PAUSE = RetryPolicy.HERMES.withBackoff(Duration.ZERO, Duration.ZERO);
-
-    @Test
-    void hermesDefaults() {
-        assertEquals(Duration.ofSeconds(1), RetryPolicy.HERMES.busyTimeout());
-        assertEquals(15, RetryPolicy.HERMES.maxAttempts());
-        assertEquals(Duration.ofMillis(20), RetryPolicy.HERMES.minBackoff());
-        assertEquals(Duration.ofMillis(150), RetryPolicy.HERMES.maxBackoff());
-    }
 
     @Test
     void retriesBusyUntilTheWorkSucceeds() {
         AtomicInteger attempts = new AtomicInteger();
-        String result = NO_PAUSE.run("testing", () -> {
+        String result = NO_PAUSE.run("testing", SqliteErrors.FAILURES, () -> {
             if (attempts.incrementAndGet() < 3) {
                 throw new SQLiteException("[SQLITE_BUSY] The database file is locked (database is locked)", SQLiteErrorCode.SQLITE_BUSY);
             }
@@ -46,7 +40,7 @@ class RetryPolicyTest {
         for (SQLiteErrorCode code : new SQLiteErrorCode[] {SQLiteErrorCode.SQLITE_LOCKED, SQLiteErrorCode.SQLITE_BUSY_SNAPSHOT,
                 SQLiteErrorCode.SQLITE_BUSY_RECOVERY, SQLiteErrorCode.SQLITE_LOCKED_SHAREDCACHE}) {
             AtomicInteger attempts = new AtomicInteger();
-            NO_PAUSE.run("testing", () -> {
+            NO_PAUSE.run("testing", SqliteErrors.FAILURES, () -> {
                 if (attempts.incrementAndGet() == 1) {
                     throw new SQLiteException("locked", code);
                 }
@@ -59,7 +53,7 @@ class RetryPolicyTest {
     @Test
     void stopsAfterMaxAttemptsWithATypedBusyError() {
         AtomicInteger attempts = new AtomicInteger();
-        BusyException e = assertThrows(BusyException.class, () -> NO_PAUSE.withMaxAttempts(4).run("appending a message", () -> {
+        BusyException e = assertThrows(BusyException.class, () -> NO_PAUSE.withMaxAttempts(4).run("appending a message", SqliteErrors.FAILURES, () -> {
             attempts.incrementAndGet();
             throw new SQLiteException("[SQLITE_BUSY] The database file is locked (database is locked)", SQLiteErrorCode.SQLITE_BUSY);
         }));
@@ -71,7 +65,7 @@ class RetryPolicyTest {
     @Test
     void neverRetriesAnythingButBusyOrLocked() {
         AtomicInteger attempts = new AtomicInteger();
-        ConstraintViolationException constraint = assertThrows(ConstraintViolationException.class, () -> NO_PAUSE.run("inserting", () -> {
+        ConstraintViolationException constraint = assertThrows(ConstraintViolationException.class, () -> NO_PAUSE.run("inserting", SqliteErrors.FAILURES, () -> {
             attempts.incrementAndGet();
             throw new SQLiteException("[SQLITE_CONSTRAINT_FOREIGNKEY] A foreign key constraint failed (FOREIGN KEY constraint failed)",
                     SQLiteErrorCode.SQLITE_CONSTRAINT_FOREIGNKEY);
@@ -81,7 +75,7 @@ class RetryPolicyTest {
 
         // a message that merely mentions "locked" is not a busy error: classification is by code
         attempts.set(0);
-        HermesStateException other = assertThrows(HermesStateException.class, () -> NO_PAUSE.run("reading", () -> {
+        HermesStateException other = assertThrows(HermesStateException.class, () -> NO_PAUSE.run("reading", SqliteErrors.FAILURES, () -> {
             attempts.incrementAndGet();
             throw new SQLiteException("database is locked", SQLiteErrorCode.SQLITE_ERROR);
         }));
@@ -90,37 +84,10 @@ class RetryPolicyTest {
 
         InvalidArgumentException typed = new InvalidArgumentException("bad");
         attempts.set(0);
-        assertSame(typed, assertThrows(InvalidArgumentException.class, () -> NO_PAUSE.run("x", () -> {
+        assertSame(typed, assertThrows(InvalidArgumentException.class, () -> NO_PAUSE.run("x", SqliteErrors.FAILURES, () -> {
             attempts.incrementAndGet();
             throw typed;
         })));
         assertEquals(1, attempts.get());
-    }
-
-    @Test
-    void backoffStaysWithinItsBoundsAndCoversThem() {
-        RetryPolicy policy = RetryPolicy.HERMES;
-        long min = Long.MAX_VALUE;
-        long max = Long.MIN_VALUE;
-        for (int i = 0; i < 20_000; i++) {
-            long pause = policy.backoffMillis();
-            assertTrue(pause >= 20 && pause <= 150, "pause " + pause);
-            min = Math.min(min, pause);
-            max = Math.max(max, pause);
-        }
-        assertEquals(20, min);
-        assertEquals(150, max);
-        assertEquals(7, RetryPolicy.HERMES.withBackoff(Duration.ofMillis(7), Duration.ofMillis(7)).backoffMillis());
-    }
-
-    @Test
-    void rejectsImpossibleSettings() {
-        assertThrows(InvalidArgumentException.class, () -> RetryPolicy.HERMES.withMaxAttempts(0));
-        assertThrows(InvalidArgumentException.class, () -> RetryPolicy.HERMES.withBusyTimeout(Duration.ofMillis(-1)));
-        assertThrows(InvalidArgumentException.class, () -> RetryPolicy.HERMES.withBusyTimeout(null));
-        assertThrows(InvalidArgumentException.class,
-                () -> RetryPolicy.HERMES.withBackoff(Duration.ofMillis(50), Duration.ofMillis(10)));
-        assertThrows(InvalidArgumentException.class,
-                () -> RetryPolicy.HERMES.withBackoff(Duration.ofMillis(-1), Duration.ofMillis(10)));
     }
 }

@@ -1,0 +1,82 @@
+package dev.hermes.state.bench;
+
+import dev.hermes.state.bench.data.Workload;
+import dev.hermes.state.bench.workload.W8ColdOpen;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code hermes-state bench}: the W1-W9 workload of BENCHMARK.md with its raw-JDBC baseline, in a
+ * fresh work folder; prints one table and writes the result file. The main class of the benchmark's
+ * own jar ({@code benchmarks/target/hermes-state-bench.jar}), to which the root script
+ * {@code ./hermes-state} hands {@code bench} and its options: the command's jar carries no benchmark.
+ */
+@Command(name = "hermes-state bench", description = {
+        "Run the benchmark workload W1-W9 (BENCHMARK.md) against a new database, with a raw-JDBC baseline in the "
+                + "same run; print the table and write the JSON result file.",
+        "Full size (5,000 sessions x 40 messages) takes several minutes; --quick is 500 sessions."},
+        footer = {"", "W8 also times the start of the command line when the JVM is given its jar:",
+                "-D" + W8ColdOpen.CLI_JAR_PROPERTY + "=cli/target/hermes-state.jar (./hermes-state bench passes it)."})
+public final class BenchCommand implements Callable<Integer> {
+    /**
+     * The databases go on disk under the current folder (the benchmark makes a fresh sub-folder per
+     * run): a temporary folder may be memory-backed, which would hide the cost of durable commits.
+     */
+    private static final Path WORK_DIR = Path.of("target", "bench");
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    private boolean help;
+
+    @Option(names = "--sessions", paramLabel = "S", description = "Sessions (default " + Workload.DEFAULT_SESSIONS
+            + ", " + Workload.QUICK_SESSIONS + " with --quick).")
+    private Integer sessions;
+
+    @Option(names = "--messages", paramLabel = "M", description = "Messages per session (default "
+            + Workload.DEFAULT_MESSAGES + ").")
+    private int messages = Workload.DEFAULT_MESSAGES;
+
+    @Option(names = "--quick", description = "The quick variant: " + Workload.QUICK_SESSIONS + " sessions.")
+    private boolean quick;
+
+    @Option(names = "--out", paramLabel = "FILE", description = "The JSON result file (default: chosen by the "
+            + "benchmark under target/bench/).")
+    private Path out;
+
+    private final PrintStream stdout;
+    private final PrintStream stderr;
+
+    private BenchCommand(PrintStream stdout, PrintStream stderr) {
+        this.stdout = stdout;
+        this.stderr = stderr;
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, new PrintStream(System.out, true, StandardCharsets.UTF_8),
+                new PrintStream(System.err, true, StandardCharsets.UTF_8)));
+    }
+
+    /**
+     * Runs one command line and returns the exit code: 0 done, 1 a data or correctness check failed,
+     * 2 bad usage or arguments.
+     */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        return new CommandLine(new BenchCommand(out, err))
+                .setOut(new PrintWriter(out, true, StandardCharsets.UTF_8))
+                .setErr(new PrintWriter(err, true, StandardCharsets.UTF_8))
+                .execute(args);
+    }
+
+    @Override
+    public Integer call() {
+        int sessionCount = sessions != null ? sessions : quick ? Workload.QUICK_SESSIONS : Workload.DEFAULT_SESSIONS;
+        // a null result file lets the benchmark choose
+        return Benchmark.run(WORK_DIR, sessionCount, messages, out, stdout, stderr);
+    }
+}

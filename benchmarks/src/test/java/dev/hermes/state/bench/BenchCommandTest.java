@@ -1,0 +1,55 @@
+package dev.hermes.state.bench;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The benchmark jar's command line, in-process: help, and arguments refused before anything runs. */
+class BenchCommandTest {
+    private record Result(int exitCode, String out, String err) {
+    }
+
+    private static Result run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = BenchCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void helpDescribesEveryOptionAndExitsZero() {
+        for (String help : new String[] {"--help", "-h"}) {
+            Result result = run(help);
+            assertEquals(0, result.exitCode());
+            assertEquals("", result.err());
+            assertTrue(result.out().startsWith("Usage: hermes-state bench [-h] [--quick] [--messages=M] [--out=FILE]"),
+                    result.out());
+            for (String option : new String[] {"--sessions=S", "--messages=M", "--quick", "--out=FILE"}) {
+                assertTrue(result.out().contains("  " + option + " "), option + " in:\n" + result.out());
+            }
+            assertTrue(result.out().contains("-Dhermes.state.jar=cli/target/hermes-state.jar"), result.out());
+        }
+    }
+
+    @Test
+    void aWorkloadTooSmallToMeasureIsRefusedBeforeAnythingRuns() {
+        Result result = run("--sessions", "10", "--messages", "1");
+        assertEquals(2, result.exitCode());
+        assertEquals("", result.out());
+        assertEquals("bench: --sessions must be at least 120 and --messages at least 1 (got 10 and 1)\n", result.err());
+    }
+
+    @Test
+    void unknownOptionsAndBadValuesAreUsageErrors() {
+        Result unknown = run("--bogus");
+        assertEquals(2, unknown.exitCode());
+        assertTrue(unknown.err().startsWith("Unknown option: '--bogus'\nUsage: hermes-state bench"), unknown.err());
+        assertEquals(2, run("--sessions", "many").exitCode());
+    }
+}
