@@ -15,6 +15,7 @@ import org.jooq.conf.Settings;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 import org.jooq.impl.DefaultConfiguration;
+import org.jspecify.annotations.Nullable;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -73,9 +74,9 @@ public final class Database implements AutoCloseable {
     private final int checkpointEvery;
     private final ReaderPool readers;
     private final ReentrantLock writeLock = new ReentrantLock(true);
-    private Writer writer;               // guarded by writeLock; opened by the first write
+    private @Nullable Writer writer;     // guarded by writeLock; opened by the first write
     private int commitsSinceCheckpoint;  // guarded by writeLock
-    private volatile DSLContext publicDsl;
+    private volatile @Nullable DSLContext publicDsl;
     private volatile boolean closed;
 
     public Database(Backend backend, ConnectionSource source, RetryPolicy retryPolicy, boolean readOnly,
@@ -144,7 +145,7 @@ public final class Database implements AutoCloseable {
         withWriter(truncate ? "checkpointing and truncating the write-ahead log" : "checkpointing the write-ahead log",
                 writer -> {
                     backend.checkpoint(writer.jdbc(), truncate);
-                    return null;
+                    return truncate;
                 });
     }
 

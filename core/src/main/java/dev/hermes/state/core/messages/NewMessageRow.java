@@ -11,8 +11,8 @@ public record NewMessageRow(String role, @Nullable String content, @Nullable Str
                             @Nullable String reasoning, @Nullable String reasoningDetails,
                             @Nullable String codexReasoningItems, int toolCallCount) {
 
-    public static NewMessageRow of(@Nullable NewMessage message) {
-        Arguments.required(message, "message");
+    public static NewMessageRow of(@Nullable NewMessage given) {
+        NewMessage message = Arguments.required(given, "message");
         String role = Arguments.label(message.role(), "role");
         // Hermes: tool results do not count as tool calls, whatever they carry.
         int toolCallCount = "tool".equals(role) ? 0 : JsonColumns.toolCallCount(message.toolCalls());

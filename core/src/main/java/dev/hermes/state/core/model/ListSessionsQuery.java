@@ -34,7 +34,7 @@ public record ListSessionsQuery(
     }
 
     public static final class Builder {
-        private String source;
+        private @Nullable String source;
         private List<String> excludeSources = List.of();
         private int limit = 20;
         private int offset;
@@ -44,13 +44,14 @@ public record ListSessionsQuery(
         private Builder() {
         }
 
-        public Builder source(String source) {
+        public Builder source(@Nullable String source) {
             this.source = source;
             return this;
         }
 
-        public Builder excludeSources(List<String> excludeSources) {
-            this.excludeSources = excludeSources;
+        /** Null excludes nothing. */
+        public Builder excludeSources(@Nullable List<String> excludeSources) {
+            this.excludeSources = excludeSources == null ? List.of() : excludeSources;
             return this;
         }
 

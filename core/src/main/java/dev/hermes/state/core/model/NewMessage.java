@@ -23,7 +23,7 @@ public record NewMessage(
         @Nullable Object reasoningDetails,
         @Nullable Object codexReasoningItems) {
 
-    public static NewMessage of(String role, String content) {
+    public static NewMessage of(String role, @Nullable String content) {
         return builder(role).content(content).build();
     }
 
@@ -33,61 +33,61 @@ public record NewMessage(
 
     public static final class Builder {
         private final String role;
-        private String content;
-        private String toolName;
-        private Object toolCalls;
-        private String toolCallId;
-        private Long tokenCount;
-        private String finishReason;
-        private String reasoning;
-        private Object reasoningDetails;
-        private Object codexReasoningItems;
+        private @Nullable String content;
+        private @Nullable String toolName;
+        private @Nullable Object toolCalls;
+        private @Nullable String toolCallId;
+        private @Nullable Long tokenCount;
+        private @Nullable String finishReason;
+        private @Nullable String reasoning;
+        private @Nullable Object reasoningDetails;
+        private @Nullable Object codexReasoningItems;
 
         private Builder(String role) {
             this.role = role;
         }
 
-        public Builder content(String content) {
+        public Builder content(@Nullable String content) {
             this.content = content;
             return this;
         }
 
-        public Builder toolName(String toolName) {
+        public Builder toolName(@Nullable String toolName) {
             this.toolName = toolName;
             return this;
         }
 
-        public Builder toolCalls(Object toolCalls) {
+        public Builder toolCalls(@Nullable Object toolCalls) {
             this.toolCalls = toolCalls;
             return this;
         }
 
-        public Builder toolCallId(String toolCallId) {
+        public Builder toolCallId(@Nullable String toolCallId) {
             this.toolCallId = toolCallId;
             return this;
         }
 
-        public Builder tokenCount(Long tokenCount) {
+        public Builder tokenCount(@Nullable Long tokenCount) {
             this.tokenCount = tokenCount;
             return this;
         }
 
-        public Builder finishReason(String finishReason) {
+        public Builder finishReason(@Nullable String finishReason) {
             this.finishReason = finishReason;
             return this;
         }
 
-        public Builder reasoning(String reasoning) {
+        public Builder reasoning(@Nullable String reasoning) {
             this.reasoning = reasoning;
             return this;
         }
 
-        public Builder reasoningDetails(Object reasoningDetails) {
+        public Builder reasoningDetails(@Nullable Object reasoningDetails) {
             this.reasoningDetails = reasoningDetails;
             return this;
         }
 
-        public Builder codexReasoningItems(Object codexReasoningItems) {
+        public Builder codexReasoningItems(@Nullable Object codexReasoningItems) {
             this.codexReasoningItems = codexReasoningItems;
             return this;
         }

@@ -23,38 +23,38 @@ public record NewSession(
     public static final class Builder {
         private final String id;
         private final String source;
-        private String model;
-        private Object modelConfig;
-        private String systemPrompt;
-        private String userId;
-        private String parentSessionId;
+        private @Nullable String model;
+        private @Nullable Object modelConfig;
+        private @Nullable String systemPrompt;
+        private @Nullable String userId;
+        private @Nullable String parentSessionId;
 
         private Builder(String id, String source) {
             this.id = id;
             this.source = source;
         }
 
-        public Builder model(String model) {
+        public Builder model(@Nullable String model) {
             this.model = model;
             return this;
         }
 
-        public Builder modelConfig(Object modelConfig) {
+        public Builder modelConfig(@Nullable Object modelConfig) {
             this.modelConfig = modelConfig;
             return this;
         }
 
-        public Builder systemPrompt(String systemPrompt) {
+        public Builder systemPrompt(@Nullable String systemPrompt) {
             this.systemPrompt = systemPrompt;
             return this;
         }
 
-        public Builder userId(String userId) {
+        public Builder userId(@Nullable String userId) {
             this.userId = userId;
             return this;
         }
 
-        public Builder parentSessionId(String parentSessionId) {
+        public Builder parentSessionId(@Nullable String parentSessionId) {
             this.parentSessionId = parentSessionId;
             return this;
         }

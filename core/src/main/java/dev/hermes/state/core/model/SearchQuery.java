@@ -36,37 +36,37 @@ public record SearchQuery(
         roleFilter = Lists.withoutNulls(roleFilter, "roleFilter");
     }
 
-    public static SearchQuery of(String query) {
+    public static SearchQuery of(@Nullable String query) {
         return builder(query).build();
     }
 
-    public static Builder builder(String query) {
+    public static Builder builder(@Nullable String query) {
         return new Builder(query);
     }
 
     public static final class Builder {
-        private final String query;
-        private List<String> sourceFilter;
-        private List<String> excludeSources;
-        private List<String> roleFilter;
+        private final @Nullable String query;
+        private @Nullable List<String> sourceFilter;
+        private @Nullable List<String> excludeSources;
+        private @Nullable List<String> roleFilter;
         private int limit = 20;
         private int offset;
 
-        private Builder(String query) {
+        private Builder(@Nullable String query) {
             this.query = query;
         }
 
-        public Builder sourceFilter(List<String> sources) {
+        public Builder sourceFilter(@Nullable List<String> sources) {
             this.sourceFilter = sources;
             return this;
         }
 
-        public Builder excludeSources(List<String> sources) {
+        public Builder excludeSources(@Nullable List<String> sources) {
             this.excludeSources = sources;
             return this;
         }
 
-        public Builder roleFilter(List<String> roles) {
+        public Builder roleFilter(@Nullable List<String> roles) {
             this.roleFilter = roles;
             return this;
         }

@@ -35,15 +35,15 @@ public record TokenUsage(
         private long cacheReadTokens;
         private long cacheWriteTokens;
         private long reasoningTokens;
-        private String model;
-        private Double estimatedCostUsd;
-        private Double actualCostUsd;
-        private String costStatus;
-        private String costSource;
-        private String pricingVersion;
-        private String billingProvider;
-        private String billingBaseUrl;
-        private String billingMode;
+        private @Nullable String model;
+        private @Nullable Double estimatedCostUsd;
+        private @Nullable Double actualCostUsd;
+        private @Nullable String costStatus;
+        private @Nullable String costSource;
+        private @Nullable String pricingVersion;
+        private @Nullable String billingProvider;
+        private @Nullable String billingBaseUrl;
+        private @Nullable String billingMode;
         private boolean absolute;
 
         private Builder() {
@@ -74,47 +74,47 @@ public record TokenUsage(
             return this;
         }
 
-        public Builder model(String value) {
+        public Builder model(@Nullable String value) {
             this.model = value;
             return this;
         }
 
-        public Builder estimatedCostUsd(Double value) {
+        public Builder estimatedCostUsd(@Nullable Double value) {
             this.estimatedCostUsd = value;
             return this;
         }
 
-        public Builder actualCostUsd(Double value) {
+        public Builder actualCostUsd(@Nullable Double value) {
             this.actualCostUsd = value;
             return this;
         }
 
-        public Builder costStatus(String value) {
+        public Builder costStatus(@Nullable String value) {
             this.costStatus = value;
             return this;
         }
 
-        public Builder costSource(String value) {
+        public Builder costSource(@Nullable String value) {
             this.costSource = value;
             return this;
         }
 
-        public Builder pricingVersion(String value) {
+        public Builder pricingVersion(@Nullable String value) {
             this.pricingVersion = value;
             return this;
         }
 
-        public Builder billingProvider(String value) {
+        public Builder billingProvider(@Nullable String value) {
             this.billingProvider = value;
             return this;
         }
 
-        public Builder billingBaseUrl(String value) {
+        public Builder billingBaseUrl(@Nullable String value) {
             this.billingBaseUrl = value;
             return this;
         }
 
-        public Builder billingMode(String value) {
+        public Builder billingMode(@Nullable String value) {
             this.billingMode = value;
             return this;
         }

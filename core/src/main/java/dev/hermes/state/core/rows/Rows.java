@@ -27,14 +27,14 @@ public final class Rows {
     /** Every column of a sessions row; a NULL counter reads as 0. */
     public static Session session(Record row) {
         return new Session(
-                get(row, SESSIONS.ID),
-                get(row, SESSIONS.SOURCE),
+                notNull(row, SESSIONS.ID),
+                notNull(row, SESSIONS.SOURCE),
                 get(row, SESSIONS.USER_ID),
                 get(row, SESSIONS.MODEL),
                 text(get(row, SESSIONS.MODEL_CONFIG)),
                 get(row, SESSIONS.SYSTEM_PROMPT),
                 get(row, SESSIONS.PARENT_SESSION_ID),
-                get(row, SESSIONS.STARTED_AT),
+                notNull(row, SESSIONS.STARTED_AT),
                 get(row, SESSIONS.ENDED_AT),
                 get(row, SESSIONS.END_REASON),
                 count(get(row, SESSIONS.MESSAGE_COUNT)),
@@ -64,14 +64,14 @@ public final class Rows {
         String toolCalls = text(get(row, MESSAGES.TOOL_CALLS));
         Object decodedToolCalls = toolCalls == null || toolCalls.isEmpty() ? toolCalls : decodeOr(toolCalls, List.of());
         return new Message(
-                get(row, MESSAGES.ID),
-                get(row, MESSAGES.SESSION_ID),
-                get(row, MESSAGES.ROLE),
+                notNull(row, MESSAGES.ID),
+                notNull(row, MESSAGES.SESSION_ID),
+                notNull(row, MESSAGES.ROLE),
                 get(row, MESSAGES.CONTENT),
                 get(row, MESSAGES.TOOL_CALL_ID),
                 decodedToolCalls,
                 get(row, MESSAGES.TOOL_NAME),
-                get(row, MESSAGES.TIMESTAMP),
+                notNull(row, MESSAGES.TIMESTAMP),
                 get(row, MESSAGES.TOKEN_COUNT),
                 get(row, MESSAGES.FINISH_REASON),
                 get(row, MESSAGES.REASONING),
@@ -86,7 +86,7 @@ public final class Rows {
      * not JSON, as Hermes' {@code except: None}).
      */
     public static ChatMessage chatMessage(Record row) {
-        String role = get(row, MESSAGES.ROLE);
+        String role = notNull(row, MESSAGES.ROLE);
         boolean assistant = "assistant".equals(role);
         String reasoningDetails = assistant ? emptyToNull(text(get(row, MESSAGES.REASONING_DETAILS))) : null;
         String codexReasoningItems = assistant ? emptyToNull(text(get(row, MESSAGES.CODEX_REASONING_ITEMS))) : null;
@@ -121,6 +121,12 @@ public final class Rows {
             }
         }
         return positions;
+    }
+
+    /** The value of a column the schema declares NOT NULL. */
+    @SuppressWarnings("NullAway") // the database guarantees it
+    private static <T> T notNull(Record row, Field<T> field) {
+        return get(row, field);
     }
 
     /**

@@ -9,8 +9,8 @@ import org.jspecify.annotations.Nullable;
 public record NewSessionRow(String id, String source, @Nullable String userId, @Nullable String model,
                             @Nullable String modelConfig, @Nullable String systemPrompt, @Nullable String parentId) {
 
-    public static NewSessionRow of(@Nullable NewSession session) {
-        Arguments.required(session, "session");
+    public static NewSessionRow of(@Nullable NewSession given) {
+        NewSession session = Arguments.required(given, "session");
         String id = Arguments.id(session.id(), "session id");
         String source = Arguments.label(session.source(), "source");
         String model = Arguments.optionalLabel(session.model(), "model");

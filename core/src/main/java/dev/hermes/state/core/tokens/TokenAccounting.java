@@ -26,8 +26,8 @@ public final class TokenAccounting {
                          @Nullable String billingProvider, @Nullable String billingBaseUrl,
                          @Nullable String billingMode, boolean absolute) {
 
-        public static Update of(@Nullable TokenUsage usage) {
-            Arguments.required(usage, "token usage");
+        public static Update of(@Nullable TokenUsage given) {
+            TokenUsage usage = Arguments.required(given, "token usage");
             return new Update(
                     Arguments.tokens(usage.inputTokens(), "input tokens"),
                     Arguments.tokens(usage.outputTokens(), "output tokens"),
