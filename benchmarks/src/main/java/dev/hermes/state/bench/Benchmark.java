@@ -17,6 +17,7 @@ import dev.hermes.state.bench.raw.RawJdbcStore;
 import dev.hermes.state.bench.report.ResultTable;
 import dev.hermes.state.bench.report.Row;
 import dev.hermes.state.bench.report.Rows;
+import dev.hermes.state.bench.report.RunResults;
 import dev.hermes.state.bench.workload.W1Ingest;
 import dev.hermes.state.bench.workload.W2Search;
 import dev.hermes.state.bench.workload.W3Listing;

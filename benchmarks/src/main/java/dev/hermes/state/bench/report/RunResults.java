@@ -1,4 +1,4 @@
-package dev.hermes.state.bench;
+package dev.hermes.state.bench.report;
 
 import dev.hermes.state.bench.workload.W1Ingest;
 import dev.hermes.state.bench.workload.W2Search;
