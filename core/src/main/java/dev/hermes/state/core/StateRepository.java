@@ -3,7 +3,6 @@ package dev.hermes.state.core;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.arguments.Arguments;
 import dev.hermes.state.core.backend.Backend;
-import dev.hermes.state.core.backend.MessageSearch;
 import dev.hermes.state.core.connection.Database;
 import dev.hermes.state.core.lineage.Lineage;
 import dev.hermes.state.core.listing.RichListing;
@@ -68,19 +67,18 @@ public final class StateRepository implements AutoCloseable {
     private final SessionTitles titles;
     private final Lineage lineage;
     private final RichListing listing;
-    private final MessageSearch search;
+    private final Backend backend;
     private final Retention retention;
 
     private StateRepository(Opening.Opened opened, Clock clock) {
         this.database = opened.database();
         this.immutableSnapshot = opened.immutableSnapshot();
         this.clock = clock;
-        Backend backend = database.backend();
+        this.backend = database.backend();
         this.sessions = new Sessions(backend);
         this.titles = new SessionTitles(backend);
         this.lineage = new Lineage(backend);
         this.listing = new RichListing(lineage, backend);
-        this.search = backend.messageSearch();
         this.retention = new Retention(sessions, messages);
     }
 
@@ -176,7 +174,8 @@ public final class StateRepository implements AutoCloseable {
     public String createSession(NewSession session) {
         NewSessionRow row = NewSessionRow.of(session);
         double startedAt = now();
-        return database.write("creating session " + row.id(), transaction -> sessions.create(transaction, row, startedAt));
+        return database.write("creating session " + row.id(),
+                transaction -> sessions.create(transaction, row, startedAt));
     }
 
     public String createSession(String id, String source) {
@@ -189,7 +188,8 @@ public final class StateRepository implements AutoCloseable {
         String sessionSource = source == null ? "unknown" : Arguments.label(source, "source");
         String sessionModel = Arguments.optionalLabel(model, "model");
         double startedAt = now();
-        database.write("ensuring session " + sessionId, transaction -> sessions.ensure(transaction, sessionId, sessionSource, sessionModel, startedAt));
+        database.write("ensuring session " + sessionId,
+                transaction -> sessions.ensure(transaction, sessionId, sessionSource, sessionModel, startedAt));
     }
 
     /** end_session: sets ended_at=now and end_reason unless already ended (the first end wins); true when this call ended it. */
@@ -197,7 +197,8 @@ public final class StateRepository implements AutoCloseable {
         String sessionId = Arguments.id(id, "session id");
         String reason = Arguments.label(endReason, "end reason");
         double endedAt = now();
-        return database.write("ending session " + sessionId, transaction -> sessions.end(transaction, sessionId, reason, endedAt));
+        return database.write("ending session " + sessionId,
+                transaction -> sessions.end(transaction, sessionId, reason, endedAt));
     }
 
     /** reopen_session: clears ended_at and end_reason. */
@@ -210,7 +211,8 @@ public final class StateRepository implements AutoCloseable {
     public void updateSystemPrompt(String id, @Nullable String systemPrompt) {
         String sessionId = Arguments.id(id, "session id");
         String prompt = Arguments.optionalText(systemPrompt, "system prompt");
-        database.write("updating the system prompt of session " + sessionId, transaction -> sessions.updateSystemPrompt(transaction, sessionId, prompt));
+        database.write("updating the system prompt of session " + sessionId,
+                transaction -> sessions.updateSystemPrompt(transaction, sessionId, prompt));
     }
 
     /**
@@ -223,7 +225,8 @@ public final class StateRepository implements AutoCloseable {
     public void updateTokenCounts(String id, TokenUsage usage) {
         String sessionId = Arguments.id(id, "session id");
         TokenAccounting.Update update = TokenAccounting.Update.of(usage);
-        database.write("updating the token counts of session " + sessionId, transaction -> tokens.update(transaction, sessionId, update));
+        database.write("updating the token counts of session " + sessionId,
+                transaction -> tokens.update(transaction, sessionId, update));
     }
 
     /** get_session: every column, or empty. */
@@ -309,7 +312,8 @@ public final class StateRepository implements AutoCloseable {
     /** get_messages_as_conversation: the OpenAI chat shape, ordered by (timestamp, id). */
     public List<ChatMessage> getMessagesAsConversation(String sessionId) {
         String id = Arguments.id(sessionId, "session id");
-        return database.read("reading the conversation of session " + id, transaction -> messages.conversation(transaction, id));
+        return database.read("reading the conversation of session " + id,
+                transaction -> messages.conversation(transaction, id));
     }
 
     /** clear_messages: deletes the messages, zeroes message_count and tool_call_count (tokens and costs untouched). */
@@ -329,19 +333,22 @@ public final class StateRepository implements AutoCloseable {
     public boolean setSessionTitle(String id, @Nullable String title) {
         String sessionId = Arguments.id(id, "session id");
         String sanitized = Titles.sanitize(title).orElse(null);
-        return database.write("setting the title of session " + sessionId, transaction -> titles.set(transaction, sessionId, sanitized));
+        return database.write("setting the title of session " + sessionId,
+                transaction -> titles.set(transaction, sessionId, sanitized));
     }
 
     /** get_session_title: empty for an unknown session or one without a title. */
     public Optional<String> getSessionTitle(String id) {
         String sessionId = Arguments.id(id, "session id");
-        return database.read("reading the title of session " + sessionId, transaction -> titles.get(transaction, sessionId));
+        return database.read("reading the title of session " + sessionId,
+                transaction -> titles.get(transaction, sessionId));
     }
 
     /** get_session_by_title: exact match, input not sanitized. */
     public Optional<Session> getSessionByTitle(String title) {
         String exact = Arguments.text(title, "title");
-        return database.read("finding the session titled " + exact, transaction -> titles.sessionTitled(transaction, exact));
+        return database.read("finding the session titled " + exact,
+                transaction -> titles.sessionTitled(transaction, exact));
     }
 
     /**
@@ -367,19 +374,22 @@ public final class StateRepository implements AutoCloseable {
     /** get_compression_tip: any depth, cycle-safe; unknown ids return themselves. */
     public String compressionTip(String sessionId) {
         String id = Arguments.id(sessionId, "session id");
-        return database.read("finding the compression tip of session " + id, transaction -> lineage.compressionTip(transaction, id));
+        return database.read("finding the compression tip of session " + id,
+                transaction -> lineage.compressionTip(transaction, id));
     }
 
     /** The session (depth 0), its parent (1), ... up to its root. Empty for an unknown id. */
     public List<LineageNode> ancestors(String sessionId) {
         String id = Arguments.id(sessionId, "session id");
-        return database.read("reading the ancestors of session " + id, transaction -> lineage.ancestors(transaction.dsl(), id));
+        return database.read("reading the ancestors of session " + id,
+                transaction -> lineage.ancestors(transaction.dsl(), id));
     }
 
     /** The whole tree under a root (root depth 0), each child after its parent, siblings by started_at. */
     public List<LineageNode> lineageTree(String rootId) {
         String id = Arguments.id(rootId, "root session id");
-        return database.read("reading the lineage tree of session " + id, transaction -> lineage.tree(transaction.dsl(), id));
+        return database.read("reading the lineage tree of session " + id,
+                transaction -> lineage.tree(transaction.dsl(), id));
     }
 
     // ------------------------------------------------------------------ listing and search
@@ -419,7 +429,8 @@ public final class StateRepository implements AutoCloseable {
      */
     public List<SearchHit> searchMessages(SearchQuery query) {
         Arguments.required(query, "query");
-        return database.read("searching messages", transaction -> search.search(transaction, query));
+        // asked for here, not at opening: the search's query parts load much of jOOQ
+        return database.read("searching messages", transaction -> backend.messageSearch().search(transaction, query));
     }
 
     // ------------------------------------------------------------------ export, delete, prune
@@ -439,7 +450,8 @@ public final class StateRepository implements AutoCloseable {
     public long exportAll(@Nullable String source, Consumer<SessionExport> sink) {
         String sessionSource = Arguments.optionalLabel(source, "source");
         Arguments.required(sink, "sink");
-        return database.readStreaming("exporting sessions", transaction -> retention.exportAll(transaction, sessionSource, sink));
+        return database.readStreaming("exporting sessions",
+                transaction -> retention.exportAll(transaction, sessionSource, sink));
     }
 
     /**
@@ -454,7 +466,8 @@ public final class StateRepository implements AutoCloseable {
     /** The sessions prune_sessions would delete (ended, started before now - days, optional source), newest first. */
     public List<Session> pruneCandidates(double olderThanDays, @Nullable String source) {
         Condition prunable = Retention.prunable(olderThanDays, source, clock);
-        return database.read("listing sessions to prune", transaction -> retention.pruneCandidates(transaction, prunable));
+        return database.read("listing sessions to prune",
+                transaction -> retention.pruneCandidates(transaction, prunable));
     }
 
     /**
