@@ -1,5 +1,8 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.core.model.ListSessionsQuery;
+import dev.hermes.state.core.model.NewMessage;
+
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,9 @@
 package dev.hermes.state.core;
 
 import dev.hermes.state.InvalidArgumentException;
+import dev.hermes.state.core.model.NewMessage;
+import dev.hermes.state.core.model.NewSession;
+import dev.hermes.state.core.model.SessionExport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

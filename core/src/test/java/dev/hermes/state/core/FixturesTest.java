@@ -1,6 +1,13 @@
 package dev.hermes.state.core;
 
-import dev.hermes.state.core.lineage.LineageNode;
+import dev.hermes.state.core.model.ChatMessage;
+import dev.hermes.state.core.model.LineageNode;
+import dev.hermes.state.core.model.ListSessionsQuery;
+import dev.hermes.state.core.model.Message;
+import dev.hermes.state.core.model.NewMessage;
+import dev.hermes.state.core.model.RichSession;
+import dev.hermes.state.core.model.Session;
+import dev.hermes.state.core.model.TokenUsage;
 import dev.hermes.state.testsupport.Fixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

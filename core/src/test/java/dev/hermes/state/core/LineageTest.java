@@ -1,6 +1,9 @@
 package dev.hermes.state.core;
 
-import dev.hermes.state.core.lineage.LineageNode;
+import dev.hermes.state.core.model.LineageNode;
+import dev.hermes.state.core.model.ListSessionsQuery;
+import dev.hermes.state.core.model.NewSession;
+import dev.hermes.state.core.model.RichSession;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;

@@ -1,5 +1,8 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.core.model.ListSessionsQuery;
+import dev.hermes.state.core.model.Page;
+import dev.hermes.state.core.model.RichSession;
 import dev.hermes.state.migrations.Migrator;
 
 import java.lang.management.ManagementFactory;

@@ -2,6 +2,12 @@ package dev.hermes.state.core;
 
 import dev.hermes.state.ConstraintViolationException;
 import dev.hermes.state.InvalidArgumentException;
+import dev.hermes.state.core.model.ChatMessage;
+import dev.hermes.state.core.model.Message;
+import dev.hermes.state.core.model.NewMessage;
+import dev.hermes.state.core.model.Page;
+import dev.hermes.state.core.model.Session;
+import dev.hermes.state.core.model.TokenUsage;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -156,8 +162,9 @@ class MessagesTest extends FreshStoreTest {
         assertEquals(List.of(
                 map("role", "system", "content", "rules"),
                 map("role", "user", "content", "list files"),
+                // JSON integers read back as Long (or BigInteger): one Java type for Python's one int type
                 map("role", "assistant", "content", "", "tool_calls", List.of(CALL), "reasoning", "need ls",
-                        "reasoning_details", List.of(Map.of("t", 1)), "codex_reasoning_items", List.of(Map.of("id", "r"))),
+                        "reasoning_details", List.of(Map.of("t", 1L)), "codex_reasoning_items", List.of(Map.of("id", "r"))),
                 map("role", "tool", "content", "a.txt", "tool_call_id", "call_1", "tool_name", "terminal"),
                 // Hermes: try: m[k] = json.loads(v) except: m[k] = None -- the key stays, with null
                 map("role", "assistant", "content", "done", "reasoning_details", null),

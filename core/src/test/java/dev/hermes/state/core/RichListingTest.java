@@ -1,6 +1,13 @@
 package dev.hermes.state.core;
 
 import dev.hermes.state.InvalidArgumentException;
+import dev.hermes.state.core.model.ListSessionsQuery;
+import dev.hermes.state.core.model.NewMessage;
+import dev.hermes.state.core.model.NewSession;
+import dev.hermes.state.core.model.Page;
+import dev.hermes.state.core.model.RichSession;
+import dev.hermes.state.core.model.Session;
+import dev.hermes.state.core.model.TokenUsage;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
@@ -208,13 +215,6 @@ class RichListingTest extends FreshStoreTest {
         assertEquals(26, store.listSessionsRich(ListSessionsQuery.builder().limit(100).build()).size());
         assertThrows(InvalidArgumentException.class, () -> store.listSessionsRichPage(ListSessionsQuery.defaults(), "bm90IGEgY3Vyc29y"));
         assertThrows(InvalidArgumentException.class, () -> store.listSessionsRichPage(ListSessionsQuery.builder().limit(0).build(), null));
-    }
-
-    @Test
-    void previewRuleOnItsOwn() {
-        assertEquals("", RichListing.preview(null));
-        assertEquals("", RichListing.preview("   "));
-        assertEquals("abc", RichListing.preview("\t abc \u00a0"));
     }
 
     private List<String> ids(ListSessionsQuery query) {

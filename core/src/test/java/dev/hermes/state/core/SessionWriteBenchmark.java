@@ -1,5 +1,6 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.core.model.NewSession;
 import dev.hermes.state.migrations.Migrator;
 
 import java.nio.file.Files;

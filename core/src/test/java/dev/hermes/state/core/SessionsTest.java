@@ -2,6 +2,10 @@ package dev.hermes.state.core;
 
 import dev.hermes.state.ConstraintViolationException;
 import dev.hermes.state.InvalidArgumentException;
+import dev.hermes.state.core.model.NewMessage;
+import dev.hermes.state.core.model.NewSession;
+import dev.hermes.state.core.model.Session;
+import dev.hermes.state.core.model.TokenUsage;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;

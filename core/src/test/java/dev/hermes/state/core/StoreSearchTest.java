@@ -1,7 +1,8 @@
 package dev.hermes.state.core;
 
-import dev.hermes.state.core.search.SearchHit;
-import dev.hermes.state.core.search.SearchQuery;
+import dev.hermes.state.core.model.NewMessage;
+import dev.hermes.state.core.model.SearchHit;
+import dev.hermes.state.core.model.SearchQuery;
 import dev.hermes.state.testsupport.Fixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -2,6 +2,7 @@ package dev.hermes.state.core;
 
 import dev.hermes.state.ErrorType;
 import dev.hermes.state.InvalidArgumentException;
+import dev.hermes.state.core.model.Titles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

@@ -1,10 +1,10 @@
 package dev.hermes.state.it;
 
-import dev.hermes.state.core.NewMessage;
-import dev.hermes.state.core.NewSession;
 import dev.hermes.state.core.StateRepository;
-import dev.hermes.state.core.search.SearchHit;
-import dev.hermes.state.core.search.SearchQuery;
+import dev.hermes.state.core.model.NewMessage;
+import dev.hermes.state.core.model.NewSession;
+import dev.hermes.state.core.model.SearchHit;
+import dev.hermes.state.core.model.SearchQuery;
 import org.jooq.Record2;
 import org.jooq.Result;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package dev.hermes.state.bench.data;
 
-import dev.hermes.state.core.NewMessage;
+import dev.hermes.state.core.model.NewMessage;
 
 import java.util.ArrayList;
 import java.util.List;

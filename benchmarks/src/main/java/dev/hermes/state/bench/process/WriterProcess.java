@@ -5,8 +5,8 @@ import dev.hermes.state.bench.data.Vocabulary;
 import dev.hermes.state.bench.data.Workload;
 import dev.hermes.state.bench.data.WriterPlan;
 import dev.hermes.state.bench.data.ZipfSampler;
-import dev.hermes.state.core.NewSession;
 import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.core.model.NewSession;
 
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package dev.hermes.state.bench.raw;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.hermes.state.core.NewMessage;
+import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteFile;
 

@@ -1,6 +1,5 @@
 package dev.hermes.state.bench.report;
 
-import dev.hermes.state.bench.RunResults;
 import dev.hermes.state.bench.data.SearchCases.Category;
 import dev.hermes.state.bench.measure.Report;
 import dev.hermes.state.bench.workload.W1Ingest;

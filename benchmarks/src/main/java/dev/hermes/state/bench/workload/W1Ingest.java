@@ -1,11 +1,11 @@
 package dev.hermes.state.bench.workload;
 
-import dev.hermes.state.bench.data.IngestPlan;
 import dev.hermes.state.bench.data.IngestPlan.Append;
 import dev.hermes.state.bench.data.IngestPlan.CreateSession;
+import dev.hermes.state.bench.data.IngestPlan;
 import dev.hermes.state.bench.measure.Latencies;
 import dev.hermes.state.bench.measure.Report;
-import dev.hermes.state.core.NewMessage;
+import dev.hermes.state.core.model.NewMessage;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,11 +1,11 @@
 package dev.hermes.state.bench.workload;
 
 import dev.hermes.state.bench.measure.Latencies;
-import dev.hermes.state.core.ListSessionsQuery;
-import dev.hermes.state.core.Page;
-import dev.hermes.state.core.RichSession;
-import dev.hermes.state.core.Session;
 import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.core.model.ListSessionsQuery;
+import dev.hermes.state.core.model.Page;
+import dev.hermes.state.core.model.RichSession;
+import dev.hermes.state.core.model.Session;
 
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -4,11 +4,11 @@ import dev.hermes.state.bench.data.ChainPlan;
 import dev.hermes.state.bench.data.Workload;
 import dev.hermes.state.bench.measure.Latencies;
 import dev.hermes.state.bench.measure.Report;
-import dev.hermes.state.core.ListSessionsQuery;
-import dev.hermes.state.core.NewMessage;
-import dev.hermes.state.core.NewSession;
-import dev.hermes.state.core.RichSession;
 import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.core.model.ListSessionsQuery;
+import dev.hermes.state.core.model.NewMessage;
+import dev.hermes.state.core.model.NewSession;
+import dev.hermes.state.core.model.RichSession;
 
 import java.util.LinkedHashMap;
 import java.util.List;

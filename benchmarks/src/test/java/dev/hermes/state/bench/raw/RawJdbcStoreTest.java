@@ -7,7 +7,7 @@ import dev.hermes.state.bench.data.Vocabulary;
 import dev.hermes.state.bench.data.Workload;
 import dev.hermes.state.bench.data.ZipfSampler;
 import dev.hermes.state.bench.workload.W1Ingest;
-import dev.hermes.state.core.NewMessage;
+import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.migrations.Migrator;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

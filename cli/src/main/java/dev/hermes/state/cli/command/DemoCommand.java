@@ -12,9 +12,9 @@ import dev.hermes.state.cli.view.LineageView;
 import dev.hermes.state.cli.view.SearchView;
 import dev.hermes.state.cli.view.SessionListView;
 import dev.hermes.state.cli.view.StatsView;
-import dev.hermes.state.core.ListSessionsQuery;
 import dev.hermes.state.core.StateRepository;
-import dev.hermes.state.core.search.SearchQuery;
+import dev.hermes.state.core.model.ListSessionsQuery;
+import dev.hermes.state.core.model.SearchQuery;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 

@@ -2,7 +2,7 @@ package dev.hermes.state.cli.command;
 
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.StateRepository;
-import dev.hermes.state.core.lineage.LineageNode;
+import dev.hermes.state.core.model.LineageNode;
 
 import java.util.Comparator;
 import java.util.List;

@@ -1,9 +1,9 @@
 package dev.hermes.state.cli.demo;
 
-import dev.hermes.state.core.NewMessage;
-import dev.hermes.state.core.NewSession;
 import dev.hermes.state.core.StateRepository;
-import dev.hermes.state.core.TokenUsage;
+import dev.hermes.state.core.model.NewMessage;
+import dev.hermes.state.core.model.NewSession;
+import dev.hermes.state.core.model.TokenUsage;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,11 +1,11 @@
 package dev.hermes.state.cli.json;
 
-import dev.hermes.state.core.Message;
-import dev.hermes.state.core.RichSession;
-import dev.hermes.state.core.Session;
-import dev.hermes.state.core.SessionExport;
-import dev.hermes.state.core.lineage.LineageNode;
-import dev.hermes.state.core.search.SearchHit;
+import dev.hermes.state.core.model.LineageNode;
+import dev.hermes.state.core.model.Message;
+import dev.hermes.state.core.model.RichSession;
+import dev.hermes.state.core.model.SearchHit;
+import dev.hermes.state.core.model.Session;
+import dev.hermes.state.core.model.SessionExport;
 
 import java.util.AbstractList;
 import java.util.ArrayList;

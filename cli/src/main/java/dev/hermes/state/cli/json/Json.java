@@ -2,14 +2,8 @@ package dev.hermes.state.cli.json;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonParseException;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.StreamWriteFeature;
-import dev.hermes.state.InvalidArgumentException;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -17,14 +11,13 @@ import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * JSON in and out as plain Java values (Map, List, String, Long/BigInteger, Double, Boolean, null),
- * with Jackson's streaming API only: no object mapper to warm up on the command line's start-up path.
+ * JSON out, from plain Java values (Map, List, String, Long/BigInteger, Double, Boolean, null), with
+ * Jackson's streaming API only: no object mapper to warm up on the command line's start-up path.
+ * (JSON in: {@link dev.hermes.state.core.json.PythonJson}, the store's one reader.)
  * Output follows Python's {@code json.dumps} conventions where a script could notice: timestamps are
  * epoch-seconds floats ({@code 1773135600.123456}, never {@code 1.773E9}) and integral floats keep
  * their {@code .0}.
@@ -32,9 +25,6 @@ import java.util.Map;
 public final class Json {
     private static final JsonFactory FACTORY = JsonFactory.builder()
             .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
-            .disable(StreamReadFeature.AUTO_CLOSE_SOURCE)
-            // a message may be as long as the agent made it: the heap is the only limit, as in Python
-            .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build())
             // emoji as UTF-8, not as escaped surrogate pairs: readable in a terminal and by jq
             .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
             .build();
@@ -140,71 +130,6 @@ public final class Json {
             seconds = seconds.setScale(1);
         }
         return seconds.toPlainString();
-    }
-
-    /**
-     * Parses one JSON document into plain Java values: objects → {@link LinkedHashMap} (a repeated key
-     * keeps its last value, as in Python), arrays → {@link ArrayList}, integers → Long or BigInteger,
-     * other numbers → Double. Anything after the document other than whitespace is an error.
-     */
-    public static Object parse(String text) {
-        try (JsonParser parser = FACTORY.createParser(text)) {
-            JsonToken first = parser.nextToken();
-            if (first == null) {
-                throw new InvalidArgumentException("Malformed JSON: empty input");
-            }
-            Object value = read(parser, first);
-            if (parser.nextToken() != null) {
-                throw new InvalidArgumentException("Malformed JSON: unexpected content after the JSON value at column "
-                        + parser.currentLocation().getColumnNr());
-            }
-            return value;
-        } catch (JsonParseException e) {
-            throw new InvalidArgumentException("Malformed JSON: " + e.getOriginalMessage().lines().findFirst().orElse("")
-                    + " at column " + e.getLocation().getColumnNr());
-        } catch (IOException e) {
-            throw new InvalidArgumentException("Malformed JSON: " + e.getMessage());
-        }
-    }
-
-    private static Object read(JsonParser parser, JsonToken token) throws IOException {
-        switch (token) {
-            case START_OBJECT -> {
-                Map<String, Object> object = new LinkedHashMap<>();
-                for (JsonToken next = parser.nextToken(); next != JsonToken.END_OBJECT; next = parser.nextToken()) {
-                    String name = parser.currentName();
-                    object.put(name, read(parser, parser.nextToken()));
-                }
-                return object;
-            }
-            case START_ARRAY -> {
-                List<Object> array = new ArrayList<>();
-                for (JsonToken next = parser.nextToken(); next != JsonToken.END_ARRAY; next = parser.nextToken()) {
-                    array.add(read(parser, next));
-                }
-                return array;
-            }
-            case VALUE_STRING -> {
-                return parser.getText();
-            }
-            case VALUE_NUMBER_INT -> {
-                return parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER ? parser.getBigIntegerValue()
-                        : (Object) parser.getLongValue();
-            }
-            case VALUE_NUMBER_FLOAT -> {
-                return parser.getDoubleValue();
-            }
-            case VALUE_TRUE -> {
-                return Boolean.TRUE;
-            }
-            case VALUE_FALSE -> {
-                return Boolean.FALSE;
-            }
-            case VALUE_NULL -> {
-                return null;
-            }
-            default -> throw new JsonParseException(parser, "unexpected token " + token);
-        }
     }
 
     private static void flush(OutputStream out) {

@@ -1,14 +1,14 @@
 package dev.hermes.state.cli.rpc;
 
 import dev.hermes.state.cli.json.HermesShapes;
-import dev.hermes.state.core.ChatMessage;
-import dev.hermes.state.core.ListSessionsQuery;
-import dev.hermes.state.core.NewMessage;
-import dev.hermes.state.core.NewSession;
 import dev.hermes.state.core.StateRepository;
-import dev.hermes.state.core.Titles;
-import dev.hermes.state.core.TokenUsage;
-import dev.hermes.state.core.search.SearchQuery;
+import dev.hermes.state.core.model.ChatMessage;
+import dev.hermes.state.core.model.ListSessionsQuery;
+import dev.hermes.state.core.model.NewMessage;
+import dev.hermes.state.core.model.NewSession;
+import dev.hermes.state.core.model.SearchQuery;
+import dev.hermes.state.core.model.Titles;
+import dev.hermes.state.core.model.TokenUsage;
 
 import java.util.ArrayList;
 import java.util.Collections;

@@ -3,6 +3,7 @@ package dev.hermes.state.cli.rpc;
 import dev.hermes.state.HermesStateException;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.cli.json.Json;
+import dev.hermes.state.core.json.PythonJson;
 import dev.hermes.state.core.StateRepository;
 
 import java.io.BufferedReader;
@@ -62,7 +63,7 @@ public final class RpcServer implements AutoCloseable {
     Response handle(String line) {
         Object id = null;
         try {
-            Object request = Json.parse(line);
+            Object request = PythonJson.parse(line);
             if (!(request instanceof Map<?, ?> fields)) {
                 throw new InvalidArgumentException("A request must be a JSON object like "
                         + "{\"id\": 1, \"method\": \"get_session\", \"params\": {\"session_id\": \"...\"}}");

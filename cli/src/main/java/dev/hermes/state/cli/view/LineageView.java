@@ -3,8 +3,8 @@ package dev.hermes.state.cli.view;
 import dev.hermes.state.cli.text.Highlighter;
 import dev.hermes.state.cli.text.Times;
 import dev.hermes.state.cli.text.Tree;
-import dev.hermes.state.core.Session;
-import dev.hermes.state.core.lineage.LineageNode;
+import dev.hermes.state.core.model.LineageNode;
+import dev.hermes.state.core.model.Session;
 
 import java.util.ArrayList;
 import java.util.Comparator;

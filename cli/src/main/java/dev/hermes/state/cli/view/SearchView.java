@@ -2,7 +2,7 @@ package dev.hermes.state.cli.view;
 
 import dev.hermes.state.cli.text.Highlighter;
 import dev.hermes.state.cli.text.Times;
-import dev.hermes.state.core.search.SearchHit;
+import dev.hermes.state.core.model.SearchHit;
 
 import java.util.ArrayList;
 import java.util.List;

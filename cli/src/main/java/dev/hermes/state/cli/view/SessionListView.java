@@ -2,8 +2,8 @@ package dev.hermes.state.cli.view;
 
 import dev.hermes.state.cli.text.Table;
 import dev.hermes.state.cli.text.Times;
-import dev.hermes.state.core.RichSession;
-import dev.hermes.state.core.Session;
+import dev.hermes.state.core.model.RichSession;
+import dev.hermes.state.core.model.Session;
 
 import java.util.ArrayList;
 import java.util.List;

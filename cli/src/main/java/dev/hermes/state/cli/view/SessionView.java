@@ -1,12 +1,12 @@
 package dev.hermes.state.cli.view;
 
+import dev.hermes.state.cli.json.Json;
 import dev.hermes.state.cli.text.DisplayWidth;
 import dev.hermes.state.cli.text.Highlighter;
 import dev.hermes.state.cli.text.Table;
 import dev.hermes.state.cli.text.Times;
-import dev.hermes.state.cli.json.Json;
-import dev.hermes.state.core.Message;
-import dev.hermes.state.core.Session;
+import dev.hermes.state.core.model.Message;
+import dev.hermes.state.core.model.Session;
 
 import java.util.ArrayList;
 import java.util.List;

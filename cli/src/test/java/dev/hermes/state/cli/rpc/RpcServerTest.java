@@ -1,7 +1,7 @@
 package dev.hermes.state.cli.rpc;
 
 import dev.hermes.state.SchemaTooNewException;
-import dev.hermes.state.cli.json.Json;
+import dev.hermes.state.core.json.PythonJson;
 import org.junit.jupiter.api.Test;
 
 import java.io.BufferedReader;
@@ -149,9 +149,9 @@ class RpcServerTest {
         server.serve(new BufferedReader(new StringReader(input)), out);
         List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
         assertEquals(4, lines.size(), "one line per request up to close: " + lines);
-        assertEquals(1L, ((Map<?, ?>) Json.parse(lines.get(0))).get("id"));
-        assertNull(((Map<?, ?>) Json.parse(lines.get(1))).get("id"));
-        assertEquals(2L, ((Map<?, ?>) Json.parse(lines.get(2))).get("id"));
+        assertEquals(1L, ((Map<?, ?>) PythonJson.parse(lines.get(0))).get("id"));
+        assertNull(((Map<?, ?>) PythonJson.parse(lines.get(1))).get("id"));
+        assertEquals(2L, ((Map<?, ?>) PythonJson.parse(lines.get(2))).get("id"));
         assertEquals("{\"id\":3,\"result\":null}", lines.get(3));
     }
 

@@ -2,10 +2,10 @@ package dev.hermes.state.cli.view;
 
 import dev.hermes.state.cli.text.Highlighter;
 import dev.hermes.state.cli.text.Times;
-import dev.hermes.state.core.RichSession;
-import dev.hermes.state.core.Session;
-import dev.hermes.state.core.lineage.LineageNode;
-import dev.hermes.state.core.search.SearchHit;
+import dev.hermes.state.core.model.LineageNode;
+import dev.hermes.state.core.model.RichSession;
+import dev.hermes.state.core.model.SearchHit;
+import dev.hermes.state.core.model.Session;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;

@@ -2,14 +2,20 @@ package dev.hermes.state.core.connection;
 
 import dev.hermes.state.HermesStateException;
 import dev.hermes.state.StateIOException;
+import dev.hermes.state.core.backend.Backend;
+import dev.hermes.state.core.backend.ConnectionSource;
+import dev.hermes.state.core.backend.Transaction;
 import dev.hermes.state.RetryPolicy;
+import org.jooq.Configuration;
 import org.jooq.DSLContext;
 import org.jooq.ExecuteContext;
 import org.jooq.ExecuteListener;
+import org.jooq.SQLDialect;
 import org.jooq.conf.Settings;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 import org.jooq.impl.DefaultConfiguration;
+import org.jspecify.annotations.Nullable;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -60,25 +66,33 @@ public final class Database implements AutoCloseable {
     }
 
     private final Backend backend;
+    /** The store's one jOOQ configuration: every connection's context and the public one derive from it. */
+    private final Configuration configuration;
     private final ConnectionSource source;
     private final RetryPolicy retryPolicy;
     private final boolean readOnly;
     private final int checkpointEvery;
     private final ReaderPool readers;
     private final ReentrantLock writeLock = new ReentrantLock(true);
-    private Writer writer;               // guarded by writeLock; opened by the first write
+    private @Nullable Writer writer;     // guarded by writeLock; opened by the first write
     private int commitsSinceCheckpoint;  // guarded by writeLock
-    private volatile DSLContext publicDsl;
+    private volatile @Nullable DSLContext publicDsl;
     private volatile boolean closed;
 
     public Database(Backend backend, ConnectionSource source, RetryPolicy retryPolicy, boolean readOnly,
                     int readerPoolSize, int checkpointEvery) {
         this.backend = backend;
+        this.configuration = configuration(backend.dialect());
         this.source = source;
         this.retryPolicy = retryPolicy;
         this.readOnly = readOnly;
         this.checkpointEvery = checkpointEvery;
         this.readers = new ReaderPool(readerPoolSize, this::openReader, this::closeReader);
+    }
+
+    /** The store's jOOQ configuration for {@code dialect}: jOOQ as a library should be, no connection. */
+    static Configuration configuration(SQLDialect dialect) {
+        return new DefaultConfiguration().set(dialect).set(JOOQ_SETTINGS);
     }
 
     public Backend backend() {
@@ -131,7 +145,7 @@ public final class Database implements AutoCloseable {
         withWriter(truncate ? "checkpointing and truncating the write-ahead log" : "checkpointing the write-ahead log",
                 writer -> {
                     backend.checkpoint(writer.jdbc(), truncate);
-                    return null;
+                    return truncate;
                 });
     }
 
@@ -255,11 +269,7 @@ public final class Database implements AutoCloseable {
                     }
                 }
             };
-            dsl = DSL.using(new DefaultConfiguration()
-                    .set(backend.dialect())
-                    .set(JOOQ_SETTINGS)
-                    .set(readers)
-                    .set(typedErrors));
+            dsl = DSL.using(configuration.derive(readers).derive(typedErrors));
             publicDsl = dsl;
         }
         return dsl;
@@ -304,12 +314,15 @@ public final class Database implements AutoCloseable {
         try {
             backend.configure(connection, Backend.Role.WRITER, source.ownsConnections());
             StatementCache statements = new StatementCache(connection);
-            return new Writer(connection, statements,
-                    new Transaction(DSL.using(connection, backend.dialect(), JOOQ_SETTINGS), statements));
+            return new Writer(connection, statements, transaction(connection, statements));
         } catch (SQLException | RuntimeException failure) {
             closeQuietly(connection);
             throw failure;
         }
+    }
+
+    private Transaction transaction(Connection connection, StatementCache statements) {
+        return new ConnectionTransaction(DSL.using(configuration.derive(connection)), statements);
     }
 
     private void closeWriter(Writer writer) {
@@ -323,8 +336,7 @@ public final class Database implements AutoCloseable {
         try {
             backend.configure(connection, role, source.ownsConnections());
             StatementCache statements = new StatementCache(connection);
-            return new ReaderPool.Reader(connection, statements,
-                    new Transaction(DSL.using(connection, backend.dialect(), JOOQ_SETTINGS), statements));
+            return new ReaderPool.Reader(connection, statements, transaction(connection, statements));
         } catch (SQLException | RuntimeException failure) {
             closeQuietly(connection);
             throw failure;

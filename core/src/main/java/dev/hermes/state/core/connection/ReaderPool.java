@@ -1,6 +1,7 @@
 package dev.hermes.state.core.connection;
 
 import dev.hermes.state.StateIOException;
+import dev.hermes.state.core.backend.Transaction;
 import org.jooq.ConnectionProvider;
 import org.jooq.exception.DataAccessException;
 

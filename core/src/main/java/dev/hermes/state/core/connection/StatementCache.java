@@ -1,5 +1,7 @@
 package dev.hermes.state.core.connection;
 
+import dev.hermes.state.core.backend.Transaction;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

@@ -1,5 +1,6 @@
 package dev.hermes.state.core.connection;
 
+import dev.hermes.state.core.backend.Transaction;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 
@@ -15,6 +16,7 @@ public final class TestTransactions {
     }
 
     public static Transaction over(Connection connection) {
-        return new Transaction(DSL.using(connection, SQLDialect.SQLITE), new StatementCache(connection));
+        return new ConnectionTransaction(DSL.using(Database.configuration(SQLDialect.SQLITE).derive(connection)),
+                new StatementCache(connection));
     }
 }

@@ -1,8 +1,8 @@
 package dev.hermes.state.it.core;
 
-import dev.hermes.state.core.Message;
-import dev.hermes.state.core.Session;
 import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.core.model.Message;
+import dev.hermes.state.core.model.Session;
 import dev.hermes.state.testsupport.ChildProcess;
 import dev.hermes.state.testsupport.Command;
 import dev.hermes.state.testsupport.ProcessResult;

@@ -1,9 +1,9 @@
 package dev.hermes.state.it.core;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.hermes.state.core.Message;
-import dev.hermes.state.core.Session;
 import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.core.model.Message;
+import dev.hermes.state.core.model.Session;
 
 import java.io.BufferedWriter;
 import java.io.IOException;

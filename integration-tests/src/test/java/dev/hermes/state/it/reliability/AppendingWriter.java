@@ -1,9 +1,9 @@
 package dev.hermes.state.it.reliability;
 
 import dev.hermes.state.HermesStateException;
-import dev.hermes.state.core.NewMessage;
-import dev.hermes.state.core.NewSession;
 import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.core.model.NewMessage;
+import dev.hermes.state.core.model.NewSession;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -1,12 +1,12 @@
 package dev.hermes.state.it.reliability;
 
-import dev.hermes.state.testsupport.ChildProcess;
-import dev.hermes.state.testsupport.Command;
-import dev.hermes.state.core.NewMessage;
-import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.cli.HermesStateCli;
+import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.sqlite.SqliteFile;
+import dev.hermes.state.testsupport.ChildProcess;
+import dev.hermes.state.testsupport.Command;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,7 +22,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

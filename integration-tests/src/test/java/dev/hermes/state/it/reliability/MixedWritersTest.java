@@ -1,13 +1,13 @@
 package dev.hermes.state.it.reliability;
 
+import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.core.model.ListSessionsQuery;
+import dev.hermes.state.core.model.RichSession;
+import dev.hermes.state.core.model.SearchHit;
+import dev.hermes.state.core.model.SearchQuery;
 import dev.hermes.state.testsupport.ChildProcess;
 import dev.hermes.state.testsupport.Command;
 import dev.hermes.state.testsupport.Python;
-import dev.hermes.state.core.ListSessionsQuery;
-import dev.hermes.state.core.RichSession;
-import dev.hermes.state.core.StateRepository;
-import dev.hermes.state.core.search.SearchHit;
-import dev.hermes.state.core.search.SearchQuery;
 import org.jooq.Field;
 import org.jooq.Record3;
 import org.jooq.impl.DSL;

@@ -1,7 +1,7 @@
 package dev.hermes.state.it.reliability;
 
-import dev.hermes.state.core.NewMessage;
 import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.core.model.NewMessage;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,14 +1,14 @@
 package dev.hermes.state.it.reliability;
 
+import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.core.model.ListSessionsQuery;
+import dev.hermes.state.core.model.NewMessage;
+import dev.hermes.state.it.SqlRows;
+import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.testsupport.ChildProcess;
 import dev.hermes.state.testsupport.Command;
 import dev.hermes.state.testsupport.ProcessResult;
 import dev.hermes.state.testsupport.Python;
-import dev.hermes.state.core.ListSessionsQuery;
-import dev.hermes.state.core.NewMessage;
-import dev.hermes.state.core.StateRepository;
-import dev.hermes.state.it.SqlRows;
-import dev.hermes.state.migrations.Migrator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -17,7 +17,6 @@ import org.sqlite.SQLiteDataSource;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

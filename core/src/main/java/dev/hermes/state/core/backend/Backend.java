@@ -1,0 +1,95 @@
+package dev.hermes.state.core.backend;
+
+import dev.hermes.state.HermesStateException;
+import org.jooq.Condition;
+import org.jooq.Field;
+import org.jooq.SQLDialect;
+import org.jooq.Table;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * Everything that depends on the database engine, in one small seam: how a connection is set up,
+ * how a write transaction takes its lock, which failures are worth retrying and how they reach the
+ * caller, log maintenance, the few SQL expressions whose spelling differs between engines, and the
+ * full-text search (its own seam, {@link MessageSearch}). The store composes its queries from the
+ * generated jOOQ tables plus these pieces, so another engine (PostgreSQL is next) is another
+ * implementation of this interface (with its {@link ConnectionSource}), not another repository.
+ */
+public interface Backend {
+
+    /** What a connection is used for; decides the settings {@link #configure} applies. */
+    enum Role {
+        /** The store's single write connection. */
+        WRITER,
+        /** A pooled read connection of a read-write store: it must not be able to write. */
+        READER,
+        /** A read connection of a store opened read-only: nothing may be written, not even the journal mode. */
+        READ_ONLY
+    }
+
+    SQLDialect dialect();
+
+    /**
+     * Applies the per-connection settings for {@code role}; the connection is left in auto-commit mode.
+     * {@code ownConnection} is false for a connection the application lent us (its DataSource): then
+     * only what the store needs is changed, and {@link #release} undoes what must not leak back.
+     */
+    void configure(Connection connection, Role role, boolean ownConnection) throws SQLException;
+
+    /** Restores what {@link #configure} changed on a connection the application lent us, before we hand it back. */
+    void release(Connection connection, Role role) throws SQLException;
+
+    /** The statement that starts a write transaction holding the write lock from its first statement on. */
+    String beginWrite();
+
+    /** The statement that starts a read transaction (one consistent snapshot for several statements). */
+    String beginRead();
+
+    /** True for failures that mean "another connection holds the lock": the whole transaction may be retried. */
+    boolean isRetryable(Throwable failure);
+
+    /** True for a write refused because a referenced row (a parent session, a session) does not exist. */
+    boolean isForeignKeyViolation(Throwable failure);
+
+    /** The typed exception of the public API for a failure; {@code what} says what was being done. */
+    HermesStateException translate(Throwable failure, String what);
+
+    /** Moves committed pages from the write-ahead log into the database file; {@code truncate} also shrinks the log. */
+    void checkpoint(Connection connection, boolean truncate) throws SQLException;
+
+    /** Rebuilds the database file without free pages. Runs outside any transaction. */
+    void vacuum(Connection connection) throws SQLException;
+
+    /** The logical size of the database in bytes (pages in use plus free pages). */
+    long databaseBytes(Connection connection) throws SQLException;
+
+    /**
+     * {@code field} starts with {@code prefix}, every character of the prefix taken literally
+     * (no wildcards), with Hermes' case rules (SQLite's LIKE: ASCII letters case-insensitive).
+     */
+    Condition startsWith(Field<String> field, String prefix);
+
+    /** Full-text search over the messages, in this engine's dialect. */
+    MessageSearch messageSearch();
+
+    /**
+     * The same value, marked so the query planner does not use an index for a condition on it.
+     * Needed where the planner, lacking statistics, would pick an index that matches most rows and
+     * then sort them all (see the rich listing's {@code parent_session_id IS NULL}).
+     */
+    <T> Field<T> unindexed(Field<T> field);
+
+    /**
+     * A number that grows with every row inserted into {@code table} (aliased or not): the order in
+     * which an index lists rows with equal keys, which decides ties the way Hermes' queries do.
+     */
+    Field<Long> insertionOrder(Table<?> table);
+
+    /**
+     * An upper bound on the length of any parent chain, cheap to compute: recursive lineage queries
+     * stop there, so a cycle (only possible in a hand-edited file) ends instead of looping forever.
+     */
+    Field<Long> chainLengthBound();
+}

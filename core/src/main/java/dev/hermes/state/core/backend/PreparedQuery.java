@@ -1,0 +1,151 @@
+package dev.hermes.state.core.backend;
+
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.JSON;
+import org.jooq.Query;
+import org.jooq.Record;
+import org.jooq.Result;
+import org.jooq.ResultQuery;
+import org.jooq.SQLDialect;
+import org.jooq.Select;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
+import org.jspecify.annotations.Nullable;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * The store's one way to run a statement it runs often: written with the typed tables and named
+ * parameters ({@code DSL.param(name, type)}), rendered once per dialect with the store's jOOQ
+ * configuration, and run on the statement kept prepared on each connection
+ * ({@link Transaction#withStatement}). For the frequent writes and the frequent or complex reads,
+ * jOOQ's rendering and the engine's compilation cost more than running them.
+ *
+ * <p>Values are bound by position, in the declared order of the parameter names, which is checked
+ * once, at rendering, against the order in which the SQL holds them (each name exactly once).
+ * Values are bound as they are given: pass what the column stores (epoch seconds as a double for a
+ * timestamp, see {@link #epochSeconds}; JSON as text, see {@link #json}). Rows come back as jOOQ
+ * records of the query's own fields (converters applied), so they map exactly like rows of a
+ * directly executed query.
+ */
+public final class PreparedQuery {
+    private final List<String> parameters;
+    private final Supplier<? extends Query> definition;
+    private final Field<?> @Nullable [] rowFields;
+    private final Map<SQLDialect, Rendered> rendered = new ConcurrentHashMap<>();
+
+    /** The SQL, and for a query that returns rows, the fields of its rows (else null). */
+    private record Rendered(String sql, Field<?> @Nullable [] fields) {
+    }
+
+    private PreparedQuery(Supplier<? extends Query> definition, Field<?> @Nullable [] rowFields, List<String> parameters) {
+        this.parameters = List.copyOf(parameters);
+        this.definition = definition;
+        this.rowFields = rowFields;
+    }
+
+    /**
+     * @param definition builds the statement (called once per dialect, on first use)
+     * @param parameters the statement's parameter names in the order they appear in the SQL, each once
+     */
+    public static PreparedQuery of(Supplier<? extends Query> definition, String... parameters) {
+        return new PreparedQuery(definition, null, List.of(parameters));
+    }
+
+    /** As {@link #of}, with the rows read as {@code rowFields} (for rows of a derived table, say). */
+    public static PreparedQuery of(Supplier<? extends Query> definition, List<Field<?>> rowFields, List<String> parameters) {
+        return new PreparedQuery(definition, rowFields.toArray(Field<?>[]::new), parameters);
+    }
+
+    /**
+     * A parameter for a JSON column, bound as plain text: the values are JSON text already (or, in a
+     * file the Python agent wrote, any text), so nothing may cast or check them on the way in.
+     */
+    public static Field<JSON> json(String name) {
+        return DSL.param(name, SQLDataType.CLOB).coerce(SQLDataType.JSON);
+    }
+
+    /** A parameter for a timestamp column, bound as the epoch-seconds double the column stores. */
+    public static Field<Instant> epochSeconds(String name, Field<Instant> column) {
+        return DSL.param(name, SQLDataType.DOUBLE).coerce(column);
+    }
+
+    /** Runs the query with {@code values} bound to the parameters, in their declared order. */
+    public Result<Record> fetch(Transaction transaction, @Nullable Object... values) throws SQLException {
+        DSLContext dsl = transaction.dsl();
+        Rendered query = rendered(dsl);
+        Field<?>[] fields = query.fields();
+        if (fields == null) {
+            throw new IllegalStateException("Not a query that returns rows: " + query.sql());
+        }
+        return transaction.withStatement(query.sql(), statement -> {
+            bind(statement, values);
+            try (ResultSet rows = statement.executeQuery()) {
+                return dsl.fetch(rows, fields);
+            }
+        });
+    }
+
+    /** The first column of the one row the statement returns (an insert's {@code RETURNING id}, a count). */
+    public long fetchLong(Transaction transaction, @Nullable Object... values) throws SQLException {
+        return transaction.withStatement(rendered(transaction.dsl()).sql(), statement -> {
+            bind(statement, values);
+            try (ResultSet rows = statement.executeQuery()) {
+                if (!rows.next()) {
+                    throw new SQLException("No row from " + definition.get());
+                }
+                return rows.getLong(1);
+            }
+        });
+    }
+
+    /** Runs the statement (an insert, update or delete) with {@code values} bound; returns the rows it changed. */
+    public int execute(Transaction transaction, @Nullable Object... values) throws SQLException {
+        return transaction.withStatement(rendered(transaction.dsl()).sql(), statement -> {
+            bind(statement, values);
+            return statement.executeUpdate();
+        });
+    }
+
+    private Rendered rendered(DSLContext dsl) {
+        return rendered.computeIfAbsent(dsl.dialect(), dialect -> render(dsl));
+    }
+
+    private void bind(PreparedStatement statement, @Nullable Object[] values) throws SQLException {
+        if (values.length != parameters.size()) {
+            throw new IllegalArgumentException("Expected values for " + parameters + ", got " + values.length);
+        }
+        for (int i = 0; i < values.length; i++) {
+            statement.setObject(i + 1, values[i]);
+        }
+    }
+
+    private Rendered render(DSLContext dsl) {
+        Query query = definition.get();
+        List<String> named = new ArrayList<>();
+        // getParams() lists every value in order of appearance; the inlined ones are SQL literals, not binds
+        query.getParams().forEach((name, param) -> {
+            if (!param.isInline()) {
+                named.add(name);
+            }
+        });
+        if (!named.equals(parameters) || query.getBindValues().size() != parameters.size()) {
+            throw new IllegalStateException("Query parameters " + named + " (" + query.getBindValues().size()
+                    + " bind values) do not match the declared " + parameters + ": " + dsl.render(query));
+        }
+        // The select list itself, not query.fields() (copies): rows then hold the tables' own field objects.
+        Field<?>[] fields = rowFields != null ? rowFields
+                : query instanceof Select<?> select ? select.getSelect().toArray(Field<?>[]::new)
+                : query instanceof ResultQuery<?> result ? result.fields() : null;
+        return new Rendered(dsl.render(query), fields);
+    }
+}

@@ -1,0 +1,30 @@
+package dev.hermes.state.core.backend;
+
+import org.jooq.DSLContext;
+
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+
+/**
+ * The open transaction handed to a unit of work (a read snapshot or a write): the jOOQ context
+ * bound to its connection, and statements kept prepared on that connection across transactions
+ * (what {@link PreparedQuery} runs on). Valid only while the work runs; never commit or roll back
+ * through it.
+ */
+public interface Transaction {
+
+    /** What a caller does with a statement: bind, execute, read what it needs. */
+    @FunctionalInterface
+    interface StatementWork<T> {
+        T run(PreparedStatement statement) throws SQLException;
+    }
+
+    /** The jOOQ context of the store's one configuration, on this transaction's connection. */
+    DSLContext dsl();
+
+    /**
+     * Runs {@code work} on the statement for {@code sql}, prepared on first use and kept until the
+     * store closes (or until it fails: then the next use prepares it afresh).
+     */
+    <T> T withStatement(String sql, StatementWork<T> work) throws SQLException;
+}

@@ -1,0 +1,192 @@
+package dev.hermes.state.core.backend.sqlite;
+
+import dev.hermes.state.HermesStateException;
+import dev.hermes.state.core.backend.Backend;
+import dev.hermes.state.core.backend.MessageSearch;
+import dev.hermes.state.RetryPolicy;
+import dev.hermes.state.sqlite.SqliteErrors;
+import org.jooq.Condition;
+import org.jooq.Field;
+import org.jooq.SQLDialect;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+import org.sqlite.BusyHandler;
+import org.sqlite.SQLiteConnection;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+import static dev.hermes.state.db.Tables.SESSIONS;
+
+/**
+ * The SQLite engine (sqlite-jdbc): WAL, {@code BEGIN IMMEDIATE}, BUSY/LOCKED retries by result
+ * code, {@code PRAGMA query_only} readers, PASSIVE/TRUNCATE checkpoints, LIKE with an escape
+ * character. With the FTS5 search ({@link SqliteMessageSearch}) and the files' connections
+ * ({@link SqliteFileConnections}), the only place of the store that spells SQLite-specific SQL.
+ */
+public final class SqliteBackend implements Backend {
+    /** A reset write-ahead log is cut back to this size, so one huge transaction does not leave a huge file. */
+    private static final long JOURNAL_SIZE_LIMIT_BYTES = 16L * 1024 * 1024;
+    private static final char LIKE_ESCAPE = '\\';
+
+    private final RetryPolicy retryPolicy;
+
+    public SqliteBackend(RetryPolicy retryPolicy) {
+        this.retryPolicy = retryPolicy;
+    }
+
+    @Override
+    public SQLDialect dialect() {
+        return SQLDialect.SQLITE;
+    }
+
+    /**
+     * Connections the store opened itself get the polling busy handler (see {@link PollingBusyHandler})
+     * and synchronous=NORMAL (safe with WAL: a power cut may lose the last commits, never corrupt);
+     * a connection the application lent us keeps its durability setting and gets the plain busy
+     * timeout.
+     */
+    @Override
+    public void configure(Connection connection, Role role, boolean ownConnection) throws SQLException {
+        if (!connection.getAutoCommit()) {
+            connection.setAutoCommit(true);
+        }
+        execute(connection, "PRAGMA foreign_keys = ON");
+        if (ownConnection && connection.isWrapperFor(SQLiteConnection.class)) {
+            BusyHandler.setHandler(connection.unwrap(SQLiteConnection.class),
+                    new PollingBusyHandler(retryPolicy.busyTimeout()));
+        } else {
+            execute(connection, "PRAGMA busy_timeout = " + retryPolicy.busyTimeout().toMillis());
+        }
+        switch (role) {
+            case WRITER -> {
+                query(connection, "PRAGMA journal_mode = WAL");
+                if (ownConnection) {
+                    execute(connection, "PRAGMA synchronous = NORMAL");
+                    query(connection, "PRAGMA journal_size_limit = " + JOURNAL_SIZE_LIMIT_BYTES);
+                }
+            }
+            case READER, READ_ONLY -> execute(connection, "PRAGMA query_only = 1");
+        }
+    }
+
+    @Override
+    public void release(Connection connection, Role role) throws SQLException {
+        if (role != Role.WRITER) {
+            execute(connection, "PRAGMA query_only = 0");
+        }
+    }
+
+    @Override
+    public String beginWrite() {
+        return "BEGIN IMMEDIATE";
+    }
+
+    @Override
+    public String beginRead() {
+        return "BEGIN";
+    }
+
+    @Override
+    public boolean isRetryable(Throwable failure) {
+        return SqliteErrors.isBusy(failure);
+    }
+
+    /** By SQLite's extended result code SQLITE_CONSTRAINT_FOREIGNKEY (787), not by message text. */
+    @Override
+    public boolean isForeignKeyViolation(Throwable failure) {
+        for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {
+            if (t instanceof SQLiteException sqlite) {
+                return sqlite.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_FOREIGNKEY;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public HermesStateException translate(Throwable failure, String what) {
+        return SqliteErrors.translate(failure, what);
+    }
+
+    @Override
+    public void checkpoint(Connection connection, boolean truncate) throws SQLException {
+        query(connection, truncate ? "PRAGMA wal_checkpoint(TRUNCATE)" : "PRAGMA wal_checkpoint(PASSIVE)");
+    }
+
+    /**
+     * Merges the full-text index first: FTS5 records deletions as extra index entries, so after a
+     * large prune most of the index's space is only freed by an 'optimize'.
+     */
+    @Override
+    public void vacuum(Connection connection) throws SQLException {
+        execute(connection, "INSERT INTO messages_fts(messages_fts) VALUES('optimize')");
+        execute(connection, "VACUUM");
+    }
+
+    @Override
+    public long databaseBytes(Connection connection) throws SQLException {
+        return queryLong(connection, "PRAGMA page_count") * queryLong(connection, "PRAGMA page_size");
+    }
+
+    @Override
+    public Condition startsWith(Field<String> field, String prefix) {
+        String escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+        return field.like(escaped + "%", LIKE_ESCAPE);
+    }
+
+    /** FTS5 MATCH with bm25 ranking and snippets, Hermes' LIKE fallback for CJK text. */
+    @Override
+    public MessageSearch messageSearch() {
+        return Search.INSTANCE;
+    }
+
+    /** Built on first search: its query parts load much of jOOQ, which a command that never searches need not pay. */
+    private static final class Search {
+        static final MessageSearch INSTANCE = new SqliteMessageSearch();
+    }
+
+    /** SQLite's documented way: a unary {@code +} makes the term ineligible for index use. */
+    @Override
+    public <T> Field<T> unindexed(Field<T> field) {
+        return DSL.field("+{0}", field.getDataType(), field);
+    }
+
+    /** The implicit rowid (sessions.id is TEXT, so it is not the rowid): the key every index ends with. */
+    @Override
+    public Field<Long> insertionOrder(Table<?> table) {
+        return DSL.field(DSL.name(table.getName(), "rowid"), Long.class);
+    }
+
+    @Override
+    public Field<Long> chainLengthBound() {
+        // The implicit rowid of sessions (id is TEXT, so it is not the rowid) only grows: max(rowid)
+        // is at least the number of sessions, found with one index seek instead of count(*)'s scan.
+        return DSL.select(DSL.coalesce(DSL.max(DSL.field(DSL.name("rowid"), Long.class)), DSL.inline(0L)))
+                .from(SESSIONS).asField();
+    }
+
+    private static void execute(Connection connection, String sql) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    /** Runs a pragma that answers with a row (sqlite-jdbc refuses executeUpdate for those). */
+    private static void query(Connection connection, String sql) throws SQLException {
+        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(sql)) {
+            while (rows.next()) {
+                // drain: the pragma's answer is not needed
+            }
+        }
+    }
+
+    private static long queryLong(Connection connection, String sql) throws SQLException {
+        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(sql)) {
+            return rows.next() ? rows.getLong(1) : 0;
+        }
+    }
+}

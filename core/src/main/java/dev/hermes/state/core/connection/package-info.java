@@ -1,0 +1,8 @@
+/**
+ * The store's connections and transactions (internal): one writer behind a fair lock, a small pool of
+ * readers, the statements kept prepared on each, and the store's one jOOQ configuration.
+ */
+@NullMarked
+package dev.hermes.state.core.connection;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,31 @@
+package dev.hermes.state.core.rows;
+
+import dev.hermes.state.codegen.EpochSecondsConverter;
+import org.jooq.Field;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
+
+import java.time.Clock;
+import java.time.Instant;
+
+/**
+ * Timestamps as the store keeps them: a REAL of epoch seconds (Python's {@code time.time()}). The
+ * generated tables read them as {@link Instant}s (rounded to microseconds); queries that page or cut
+ * off by time compare the stored double itself.
+ */
+public final class EpochSeconds {
+    private static final EpochSecondsConverter CONVERTER = new EpochSecondsConverter();
+
+    private EpochSeconds() {
+    }
+
+    /** The value to store for the clock's current time. */
+    public static double now(Clock clock) {
+        return CONVERTER.to(clock.instant());
+    }
+
+    /** The stored epoch-seconds double of a timestamp column, compared in SQL without conversion. */
+    public static Field<Double> column(Field<Instant> timestamp) {
+        return DSL.field(timestamp.getQualifiedName(), SQLDataType.DOUBLE);
+    }
+}

@@ -1,0 +1,173 @@
+package dev.hermes.state.core.rows;
+
+import dev.hermes.state.InvalidArgumentException;
+import dev.hermes.state.core.json.PythonJson;
+import dev.hermes.state.core.model.ChatMessage;
+import dev.hermes.state.core.model.Message;
+import dev.hermes.state.core.model.Session;
+import org.jooq.Field;
+import org.jooq.JSON;
+import org.jooq.Record;
+import org.jooq.Table;
+import org.jspecify.annotations.Nullable;
+
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static dev.hermes.state.db.Tables.MESSAGES;
+import static dev.hermes.state.db.Tables.SESSIONS;
+
+/** Turns fetched rows into the API's records, with Hermes' decoding rules for the JSON columns. */
+public final class Rows {
+
+    private Rows() {
+    }
+
+    /** Every column of a sessions row; a NULL counter reads as 0. */
+    public static Session session(Record row) {
+        return new Session(
+                notNull(row, SESSIONS.ID),
+                notNull(row, SESSIONS.SOURCE),
+                get(row, SESSIONS.USER_ID),
+                get(row, SESSIONS.MODEL),
+                text(get(row, SESSIONS.MODEL_CONFIG)),
+                get(row, SESSIONS.SYSTEM_PROMPT),
+                get(row, SESSIONS.PARENT_SESSION_ID),
+                notNull(row, SESSIONS.STARTED_AT),
+                get(row, SESSIONS.ENDED_AT),
+                get(row, SESSIONS.END_REASON),
+                count(get(row, SESSIONS.MESSAGE_COUNT)),
+                count(get(row, SESSIONS.TOOL_CALL_COUNT)),
+                count(get(row, SESSIONS.INPUT_TOKENS)),
+                count(get(row, SESSIONS.OUTPUT_TOKENS)),
+                count(get(row, SESSIONS.CACHE_READ_TOKENS)),
+                count(get(row, SESSIONS.CACHE_WRITE_TOKENS)),
+                count(get(row, SESSIONS.REASONING_TOKENS)),
+                get(row, SESSIONS.BILLING_PROVIDER),
+                get(row, SESSIONS.BILLING_BASE_URL),
+                get(row, SESSIONS.BILLING_MODE),
+                get(row, SESSIONS.ESTIMATED_COST_USD),
+                get(row, SESSIONS.ACTUAL_COST_USD),
+                get(row, SESSIONS.COST_STATUS),
+                get(row, SESSIONS.COST_SOURCE),
+                get(row, SESSIONS.PRICING_VERSION),
+                get(row, SESSIONS.TITLE));
+    }
+
+    /**
+     * A messages row as {@code get_messages} returns it: tool_calls decoded (text that is not JSON
+     * becomes an empty list, as in Hermes; an empty text stays as it is, since Hermes only decodes
+     * non-empty values), reasoning_details and codex_reasoning_items left as JSON text.
+     */
+    public static Message message(Record row) {
+        String toolCalls = text(get(row, MESSAGES.TOOL_CALLS));
+        Object decodedToolCalls = toolCalls == null || toolCalls.isEmpty() ? toolCalls : decodeOr(toolCalls, List.of());
+        return new Message(
+                notNull(row, MESSAGES.ID),
+                notNull(row, MESSAGES.SESSION_ID),
+                notNull(row, MESSAGES.ROLE),
+                get(row, MESSAGES.CONTENT),
+                get(row, MESSAGES.TOOL_CALL_ID),
+                decodedToolCalls,
+                get(row, MESSAGES.TOOL_NAME),
+                notNull(row, MESSAGES.TIMESTAMP),
+                get(row, MESSAGES.TOKEN_COUNT),
+                get(row, MESSAGES.FINISH_REASON),
+                get(row, MESSAGES.REASONING),
+                text(get(row, MESSAGES.REASONING_DETAILS)),
+                text(get(row, MESSAGES.CODEX_REASONING_ITEMS)));
+    }
+
+    /**
+     * A messages row in the OpenAI chat shape ({@code get_messages_as_conversation}): tool_calls
+     * decoded when non-empty (left out when not JSON; present with null when the text is JSON null);
+     * reasoning fields only for assistant messages, decoded when non-empty (present with null when
+     * not JSON, as Hermes' {@code except: None}).
+     */
+    public static ChatMessage chatMessage(Record row) {
+        String role = notNull(row, MESSAGES.ROLE);
+        boolean assistant = "assistant".equals(role);
+        String reasoningDetails = assistant ? emptyToNull(text(get(row, MESSAGES.REASONING_DETAILS))) : null;
+        String codexReasoningItems = assistant ? emptyToNull(text(get(row, MESSAGES.CODEX_REASONING_ITEMS))) : null;
+        String toolCallsText = emptyToNull(text(get(row, MESSAGES.TOOL_CALLS)));
+        Object toolCalls = decodeOr(toolCallsText, NOT_JSON);
+        return new ChatMessage(
+                role,
+                get(row, MESSAGES.CONTENT),
+                emptyToNull(get(row, MESSAGES.TOOL_CALL_ID)),
+                emptyToNull(get(row, MESSAGES.TOOL_NAME)),
+                toolCalls == NOT_JSON ? null : toolCalls,
+                assistant ? emptyToNull(get(row, MESSAGES.REASONING)) : null,
+                decodeOr(reasoningDetails, null),
+                decodeOr(codexReasoningItems, null),
+                reasoningDetails != null,
+                codexReasoningItems != null,
+                toolCallsText != null && toolCalls != NOT_JSON);
+    }
+
+    /** What {@link #decodeOr} gives back for text that is not JSON, told apart from JSON null. */
+    private static final Object NOT_JSON = new Object();
+
+    /** Where each column of the two tables sits in a row that selects the whole table (the usual case). */
+    private static final Map<Field<?>, Integer> TABLE_POSITIONS = tablePositions();
+
+    private static Map<Field<?>, Integer> tablePositions() {
+        Map<Field<?>, Integer> positions = new IdentityHashMap<>();
+        for (Table<?> table : List.of(SESSIONS, MESSAGES)) {
+            Field<?>[] fields = table.fields();
+            for (int i = 0; i < fields.length; i++) {
+                positions.put(fields[i], i);
+            }
+        }
+        return positions;
+    }
+
+    /** The value of a column the schema declares NOT NULL. */
+    @SuppressWarnings("NullAway") // the database guarantees it
+    private static <T> T notNull(Record row, Field<T> field) {
+        return get(row, field);
+    }
+
+    /**
+     * {@code row.get(field)}, found by identity: jOOQ's own lookup compares qualified names field by
+     * field, which cost more than the rest of reading a conversation. Rows of the store's queries
+     * hold the very field objects of the generated tables, usually at their table position.
+     */
+    @SuppressWarnings("unchecked")
+    private static <T> @Nullable T get(Record row, Field<T> field) {
+        Integer position = TABLE_POSITIONS.get(field);
+        if (position != null && position < row.size() && row.field(position) == field) {
+            return (T) row.get(position);
+        }
+        for (int i = 0; i < row.size(); i++) {
+            if (row.field(i) == field) {
+                return (T) row.get(i);
+            }
+        }
+        return row.get(field);
+    }
+
+    private static @Nullable Object decodeOr(@Nullable String text, @Nullable Object fallback) {
+        if (text == null) {
+            return null;
+        }
+        try {
+            return PythonJson.parse(text);
+        } catch (InvalidArgumentException notJson) {
+            return fallback;
+        }
+    }
+
+    private static @Nullable String text(@Nullable JSON json) {
+        return json == null ? null : json.data();
+    }
+
+    private static @Nullable String emptyToNull(@Nullable String value) {
+        return value == null || value.isEmpty() ? null : value;
+    }
+
+    private static long count(@Nullable Long value) {
+        return value == null ? 0 : value;
+    }
+}

@@ -1,0 +1,140 @@
+package dev.hermes.state.core.sessions;
+
+import dev.hermes.state.ConstraintViolationException;
+import dev.hermes.state.core.backend.Backend;
+import dev.hermes.state.core.backend.PreparedQuery;
+import dev.hermes.state.core.backend.Transaction;
+import dev.hermes.state.core.model.Session;
+import dev.hermes.state.core.rows.Rows;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
+import org.jspecify.annotations.Nullable;
+
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+
+import static dev.hermes.state.db.Tables.SESSIONS;
+
+/** The sessions table: create, end, reopen, read, resolve, count and list sessions (SPEC section 4). */
+public final class Sessions {
+    private static final PreparedQuery BY_ID = PreparedQuery.of(() -> DSL
+            .selectFrom(SESSIONS)
+            .where(SESSIONS.ID.eq(DSL.param("sessionId", String.class))), "sessionId");
+    /** create_session and ensure_session: Hermes' INSERT OR IGNORE (an existing id wins, even with an unknown parent). */
+    private static final PreparedQuery CREATE = PreparedQuery.of(() -> DSL
+                    .insertInto(SESSIONS)
+                    .set(SESSIONS.ID, DSL.param("id", String.class))
+                    .set(SESSIONS.SOURCE, DSL.param("source", String.class))
+                    .set(SESSIONS.USER_ID, DSL.param("userId", String.class))
+                    .set(SESSIONS.MODEL, DSL.param("model", String.class))
+                    .set(SESSIONS.MODEL_CONFIG, PreparedQuery.json("modelConfig"))
+                    .set(SESSIONS.SYSTEM_PROMPT, DSL.param("systemPrompt", String.class))
+                    .set(SESSIONS.PARENT_SESSION_ID, DSL.param("parentId", String.class))
+                    .set(SESSIONS.STARTED_AT, PreparedQuery.epochSeconds("startedAt", SESSIONS.STARTED_AT))
+                    .onConflictDoNothing(),
+            "id", "source", "userId", "model", "modelConfig", "systemPrompt", "parentId", "startedAt");
+    /** end_session: the first end wins. */
+    private static final PreparedQuery END = PreparedQuery.of(() -> DSL
+                    .update(SESSIONS)
+                    .set(SESSIONS.ENDED_AT, PreparedQuery.epochSeconds("endedAt", SESSIONS.ENDED_AT))
+                    .set(SESSIONS.END_REASON, DSL.param("endReason", String.class))
+                    .where(SESSIONS.ID.eq(DSL.param("id", String.class)))
+                    .and(SESSIONS.ENDED_AT.isNull()),
+            "endedAt", "endReason", "id");
+
+    private final Backend backend;
+
+    public Sessions(Backend backend) {
+        this.backend = backend;
+    }
+
+    /** Inserts the session unless its id exists; a new session with an unknown parent is a ConstraintViolationException. */
+    public String create(Transaction transaction, NewSessionRow session, double startedAt) throws SQLException {
+        try {
+            CREATE.execute(transaction, session.id(), session.source(), session.userId(), session.model(),
+                    session.modelConfig(), session.systemPrompt(), session.parentId(), startedAt);
+        } catch (SQLException failure) {
+            if (session.parentId() != null && backend.isForeignKeyViolation(failure)) {
+                throw new ConstraintViolationException("Cannot create session '" + session.id() + "': parent session '"
+                        + session.parentId() + "' does not exist", failure);
+            }
+            throw failure;
+        }
+        return session.id();
+    }
+
+    /** ensure_session: inserts a bare session unless its id exists; returns the rows inserted. */
+    public int ensure(Transaction transaction, String id, String source, @Nullable String model, double startedAt)
+            throws SQLException {
+        return CREATE.execute(transaction, id, source, null, model, null, null, null, startedAt);
+    }
+
+    /** True when this call ended the session (it existed and had not ended). */
+    public boolean end(Transaction transaction, String id, String endReason, double endedAt) throws SQLException {
+        return END.execute(transaction, endedAt, endReason, id) > 0;
+    }
+
+    /** Clears ended_at and end_reason; returns the rows changed. */
+    public int reopen(Transaction transaction, String id) {
+        return transaction.dsl().update(SESSIONS)
+                .setNull(SESSIONS.ENDED_AT)
+                .setNull(SESSIONS.END_REASON)
+                .where(SESSIONS.ID.eq(id))
+                .execute();
+    }
+
+    /** Returns the rows changed. */
+    public int updateSystemPrompt(Transaction transaction, String id, @Nullable String systemPrompt) {
+        return transaction.dsl().update(SESSIONS)
+                .set(SESSIONS.SYSTEM_PROMPT, systemPrompt)
+                .where(SESSIONS.ID.eq(id))
+                .execute();
+    }
+
+    /** Every column of the session, or empty. */
+    public Optional<Session> get(Transaction transaction, String id) throws SQLException {
+        return BY_ID.fetch(transaction, id).stream().findFirst().map(Rows::session);
+    }
+
+    /**
+     * The exact id if it exists; else the id of the only session whose id starts with the prefix
+     * (every character taken literally); empty when none or several match.
+     */
+    public Optional<String> resolveId(Transaction transaction, String prefix) {
+        DSLContext dsl = transaction.dsl();
+        if (exists(dsl, prefix)) {
+            return Optional.of(prefix);
+        }
+        List<String> matches = dsl.select(SESSIONS.ID).from(SESSIONS)
+                .where(backend.startsWith(SESSIONS.ID, prefix))
+                .orderBy(SESSIONS.STARTED_AT.desc())
+                .limit(DSL.inline(2))
+                .fetch(SESSIONS.ID);
+        return matches.size() == 1 ? Optional.of(matches.get(0)) : Optional.empty();
+    }
+
+    public long count(Transaction transaction, @Nullable String source) {
+        return transaction.dsl().fetchCount(SESSIONS, sourceIs(source));
+    }
+
+    /** search_sessions: all columns, children included, newest started_at first. */
+    public List<Session> list(Transaction transaction, @Nullable String source, int limit, int offset) {
+        return transaction.dsl().selectFrom(SESSIONS)
+                .where(sourceIs(source))
+                .orderBy(SESSIONS.STARTED_AT.desc())
+                .limit(limit)
+                .offset(offset)
+                .fetch(Rows::session);
+    }
+
+    public static boolean exists(DSLContext dsl, String sessionId) {
+        return dsl.fetchExists(SESSIONS, SESSIONS.ID.eq(sessionId));
+    }
+
+    /** Sessions of {@code source}; null or empty (as in Hermes) = all. */
+    public static Condition sourceIs(@Nullable String source) {
+        return source == null || source.isEmpty() ? DSL.noCondition() : SESSIONS.SOURCE.eq(source);
+    }
+}
