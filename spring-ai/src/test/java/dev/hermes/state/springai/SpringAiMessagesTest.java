@@ -151,7 +151,7 @@ class SpringAiMessagesTest {
                             answer.getResponses().stream().map(ToolResponseMessage.ToolResponse::name).toList());
                 }
             }
-            assertTrue(calls > 0, "the session has tool calls: " + messages);
+            assertEquals(1, calls, "the session has one assistant message with tool calls: " + messages);
         }
     }
 }
