@@ -1,0 +1,95 @@
+package dev.hermes.state.memory;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hermes.state.InvalidArgumentException;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One tool call of an assistant message, as both frameworks and Hermes know it. Hermes keeps an
+ * assistant's tool calls in its {@code tool_calls} column in the OpenAI shape the Python agent writes:
+ * {@code [{"id": ..., "type": "function", "function": {"name": ..., "arguments": "<JSON text>"}}]}.
+ *
+ * @param type       the OpenAI call type; {@code "function"} when the framework has none
+ * @param arguments  the arguments as JSON text, exactly as the model sent them
+ */
+public record ToolCall(String id, String type, String name, String arguments) {
+    private static final String FUNCTION = "function";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public ToolCall {
+        type = type == null ? FUNCTION : type;
+    }
+
+    /** The value of the {@code tool_calls} column for these calls; null when there are none (Hermes stores NULL). */
+    public static List<Map<String, Object>> toHermes(List<ToolCall> calls) {
+        if (calls == null || calls.isEmpty()) {
+            return null;
+        }
+        List<Map<String, Object>> json = new ArrayList<>(calls.size());
+        for (ToolCall call : calls) {
+            Map<String, Object> function = new LinkedHashMap<>();
+            function.put("name", call.name());
+            function.put("arguments", call.arguments());
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("id", call.id());
+            entry.put("type", call.type());
+            entry.put("function", function);
+            json.add(entry);
+        }
+        return json;
+    }
+
+    /**
+     * The calls of a decoded {@code tool_calls} column ({@link dev.hermes.state.core.model.Message#toolCalls()}):
+     * empty for null or an empty list. Arguments stored as a JSON object instead of JSON text (some
+     * writers do) come back as that object's JSON text. Anything not in the OpenAI shape is refused.
+     */
+    public static List<ToolCall> fromHermes(Object toolCalls, long messageId) {
+        if (toolCalls == null) {
+            return List.of();
+        }
+        if (!(toolCalls instanceof List<?> list)) {
+            throw notOpenAiShape(messageId, "it is not a list");
+        }
+        List<ToolCall> calls = new ArrayList<>(list.size());
+        for (Object element : list) {
+            if (!(element instanceof Map<?, ?> entry) || !(entry.get("function") instanceof Map<?, ?> function)) {
+                throw notOpenAiShape(messageId, "an element has no \"function\" object");
+            }
+            if (!(function.get("name") instanceof String name)) {
+                throw notOpenAiShape(messageId, "a function has no name");
+            }
+            calls.add(new ToolCall(text(entry.get("id"), messageId), text(entry.get("type"), messageId), name,
+                    arguments(function.get("arguments"), messageId)));
+        }
+        return calls;
+    }
+
+    private static String text(Object value, long messageId) {
+        if (value == null || value instanceof String) {
+            return (String) value;
+        }
+        throw notOpenAiShape(messageId, "an id or type is not text");
+    }
+
+    private static String arguments(Object arguments, long messageId) {
+        if (arguments == null || arguments instanceof String) {
+            return (String) arguments;
+        }
+        try {
+            return JSON.writeValueAsString(arguments);
+        } catch (JsonProcessingException e) {
+            throw notOpenAiShape(messageId, "its arguments cannot be written as JSON");
+        }
+    }
+
+    private static InvalidArgumentException notOpenAiShape(long messageId, String why) {
+        return new InvalidArgumentException("The tool_calls of message " + messageId
+                + " are not in the OpenAI shape ([{id, type, function: {name, arguments}}]): " + why);
+    }
+}

@@ -1,0 +1,71 @@
+package dev.hermes.state.bootapp;
+
+import dev.hermes.state.core.model.NewMessage;
+import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.core.model.SearchHit;
+import dev.hermes.state.core.model.SearchQuery;
+import dev.hermes.state.testsupport.Fixtures;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The library in an application built on Spring Boot's dependency management (this module's parent is
+ * spring-boot-starter-parent): jOOQ, sqlite-jdbc, Liquibase and Jackson are the versions Boot pins,
+ * older than hermes-state's own (the changelogs name dbchangelog-latest.xsd, which every Liquibase 4 carries).
+ */
+@SpringBootTest(classes = TestApplication.class)
+class BootManagedVersionsTest {
+    @TempDir
+    static Path dir;
+
+    @DynamicPropertySource
+    static void store(DynamicPropertyRegistry properties) {
+        properties.add("hermes.state.db", () -> dir.resolve("fresh").resolve("state.db").toString());
+    }
+
+    @Autowired
+    StateRepository store;
+
+    @Test
+    void theLibrariesAreTheVersionsBootPins() {
+        assertEquals("3.19.27", org.jooq.Constants.VERSION);
+        assertEquals("3.49.1.0", org.sqlite.SQLiteJDBCLoader.getVersion());
+        assertEquals("4.31.1", liquibase.util.LiquibaseUtil.getBuildVersion(), "Boot's own Liquibase reads the changelogs");
+        assertEquals("2.19.2", com.fasterxml.jackson.databind.cfg.PackageVersion.VERSION.toString());
+    }
+
+    @Test
+    void aFreshFileIsCreatedMigratedWrittenAndSearched() {
+        assertEquals(dir.resolve("fresh").resolve("state.db"), store.path().orElseThrow());
+        store.createSession("boot-1", "spring-ai");
+        store.appendMessages("boot-1", List.of(NewMessage.of("user", "How do I roll back the postgres migration?"),
+                NewMessage.of("assistant", "Run the down script, then check the schema version.")));
+        List<SearchHit> hits = store.searchMessages(SearchQuery.of("postgres migration"));
+        assertEquals(List.of("How do I roll back the >>>postgres<<< >>>migration<<<?"), hits.stream().map(SearchHit::snippet).toList());
+        assertEquals(2, store.messageCount("boot-1"));
+    }
+
+    @Test
+    void theOldestPythonFileIsMigratedAndReads() {
+        Path copy = Fixtures.copy("state-v1.db", dir);
+        try (StateRepository python = StateRepository.open(copy)) {
+            assertEquals(30, python.sessionCount(null));
+            assertEquals(95, python.messageCount(null));
+            assertEquals("20260310_135900_0957cb", python.compressionTip("20260310_090000_8520da"));
+            assertEquals(1, python.searchMessages(SearchQuery.of("ENDMARKER_7f3a")).size());
+            long id = python.appendMessage("20260310_135900_0957cb", NewMessage.of("user", "a Boot application wrote this"));
+            assertEquals(98, id);
+            assertEquals(List.of("20260310_135900_0957cb"),
+                    python.searchMessages(SearchQuery.of("Boot application")).stream().map(SearchHit::sessionId).toList());
+        }
+    }
+}

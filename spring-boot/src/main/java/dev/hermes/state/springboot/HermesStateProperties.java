@@ -1,0 +1,87 @@
+package dev.hermes.state.springboot;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/** The Hermes store of a Spring Boot application: {@code hermes.state.*}. */
+@ConfigurationProperties("hermes.state")
+public class HermesStateProperties {
+    /**
+     * The store: a file path ("~/" is the user's home; "jdbc:sqlite:" may precede it), or a PostgreSQL
+     * URL (not yet supported). Default: $HERMES_HOME/state.db, else ~/.hermes/state.db, the file the
+     * Python agent uses.
+     */
+    private String db;
+
+    /** Open the store read-only: nothing is ever written (files newer than version 6 are readable). */
+    private boolean readOnly = false;
+
+    /**
+     * Create, migrate or adopt the file on start. When false the file must already be at version 6,
+     * and a missing or older one stops the application.
+     */
+    private boolean migrate = true;
+
+    private final SpringAi springAi = new SpringAi();
+
+    private final Langchain4j langchain4j = new Langchain4j();
+
+    public String getDb() {
+        return db;
+    }
+
+    public void setDb(String db) {
+        this.db = db;
+    }
+
+    public boolean isReadOnly() {
+        return readOnly;
+    }
+
+    public void setReadOnly(boolean readOnly) {
+        this.readOnly = readOnly;
+    }
+
+    public boolean isMigrate() {
+        return migrate;
+    }
+
+    public void setMigrate(boolean migrate) {
+        this.migrate = migrate;
+    }
+
+    public SpringAi getSpringAi() {
+        return springAi;
+    }
+
+    public Langchain4j getLangchain4j() {
+        return langchain4j;
+    }
+
+    /** Spring AI's chat memory on the store. */
+    public static class SpringAi {
+        /** The Hermes source of the sessions Spring AI's chat memory creates and lists. */
+        private String source = "spring-ai";
+
+        public String getSource() {
+            return source;
+        }
+
+        public void setSource(String source) {
+            this.source = source;
+        }
+    }
+
+    /** LangChain4j's chat memory on the store. */
+    public static class Langchain4j {
+        /** The Hermes source of the sessions LangChain4j's chat memory creates and lists. */
+        private String source = "langchain4j";
+
+        public String getSource() {
+            return source;
+        }
+
+        public void setSource(String source) {
+            this.source = source;
+        }
+    }
+}
