@@ -99,7 +99,7 @@ public final class ReadStudy {
         System.exit(0);
     }
 
-    private static Map<String, W4Read.Read> variants(Path db, List<AutoCloseable> open) throws SQLException {
+    static Map<String, W4Read.Read> variants(Path db, List<AutoCloseable> open) throws SQLException {
         StateRepository store = StateRepository.open(db);
         RawJdbcStore raw = RawJdbcStore.open(db);
         open.add(store);
