@@ -1,5 +1,7 @@
 package dev.hermes.state;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Base of every failure the hermes-state API reports. It is unchecked, carries a clear message meant
  * for the end user, and a {@link #type()} that callers (and the command line) can switch on. No public
@@ -12,7 +14,7 @@ public class HermesStateException extends RuntimeException {
         this(type, message, null);
     }
 
-    public HermesStateException(ErrorType type, String message, Throwable cause) {
+    public HermesStateException(ErrorType type, String message, @Nullable Throwable cause) {
         super(message, cause);
         this.type = type;
     }

@@ -1,5 +1,6 @@
 package dev.hermes.state.sqlite;
 
+import org.jspecify.annotations.Nullable;
 import org.sqlite.jdbc4.JDBC4Connection;
 
 import java.io.IOException;
@@ -68,7 +69,7 @@ public final class LiveFiles {
      * Opens a sqlite-jdbc connection to {@code file} ({@code uriQuery}, e.g. {@code immutable=1},
      * makes it a {@code file:} URI) and registers it until it is closed.
      */
-    static Connection connect(Path file, String uriQuery, Properties properties) throws SQLException {
+    static Connection connect(Path file, @Nullable String uriQuery, Properties properties) throws SQLException {
         synchronized (LOCK) {
             Object identity = identity(file);
             Registration registration = identity == null ? null : OPEN.get(identity);
@@ -155,10 +156,10 @@ public final class LiveFiles {
      * has the file open, when that name still leads to the same file: connections of the stores use
      * it too, so that SQLite pairs one {@code -wal} with the file's one wal-index.
      */
-    private static Optional<Path> nameInUse(Object identity) {
+    private static Optional<Path> nameInUse(@Nullable Object identity) {
         Map<Object, Path> descriptors = identity == null ? null : descriptorsOfThisProcess();
         Path name = descriptors == null ? null : descriptors.get(identity);
-        return name != null && identity.equals(identity(name)) ? Optional.of(name) : Optional.empty();
+        return name != null && identity != null && identity.equals(identity(name)) ? Optional.of(name) : Optional.empty();
     }
 
     /**
@@ -166,7 +167,7 @@ public final class LiveFiles {
      * by; empty where the kernel does not list them (there only the registry of this project's own
      * connections counts); null when the list exists but cannot be read, which counts as "open".
      */
-    private static Map<Object, Path> descriptorsOfThisProcess() {
+    private static @Nullable Map<Object, Path> descriptorsOfThisProcess() {
         Map<Object, Path> files = new HashMap<>();
         if (!Files.isDirectory(DESCRIPTORS)) {
             return files;
@@ -190,7 +191,7 @@ public final class LiveFiles {
     }
 
     /** Device and inode (as the JDK's file key); the real path where the file system has no such key; null when absent. */
-    private static Object identity(Path file) {
+    private static @Nullable Object identity(Path file) {
         try {
             Object key = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
             return key != null ? key : file.toRealPath();
@@ -208,7 +209,7 @@ public final class LiveFiles {
         }
     }
 
-    private static String address(Path name, String uriQuery) {
+    private static String address(Path name, @Nullable String uriQuery) {
         if (uriQuery == null) {
             return name.toString();
         }
@@ -227,7 +228,7 @@ public final class LiveFiles {
 
     /** A sqlite-jdbc connection that leaves the registry when it is closed. */
     private static final class RegisteredConnection extends JDBC4Connection {
-        private volatile Object identity; // null until registered
+        private volatile @Nullable Object identity; // null until registered
         private boolean released; // guarded by this
 
         RegisteredConnection(String address, Properties properties) throws SQLException {

@@ -1,5 +1,6 @@
 package dev.hermes.state.sqlite;
 
+import org.jspecify.annotations.Nullable;
 import dev.hermes.state.BusyException;
 import dev.hermes.state.ConstraintViolationException;
 import dev.hermes.state.ErrorType;
@@ -80,7 +81,7 @@ public final class SqliteErrors {
         }
     }
 
-    private static SQLException firstSqlException(Throwable failure) {
+    private static @Nullable SQLException firstSqlException(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof SQLException sql) {
                 return sql;

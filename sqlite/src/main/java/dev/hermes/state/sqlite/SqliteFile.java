@@ -1,5 +1,6 @@
 package dev.hermes.state.sqlite;
 
+import org.jspecify.annotations.Nullable;
 import dev.hermes.state.NotAHermesDatabaseException;
 import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.StateIOException;
@@ -71,6 +72,9 @@ public final class SqliteFile {
     public static boolean prepareForWriting(Path file) {
         Path absolute = file.toAbsolutePath();
         Path folder = absolute.getParent();
+        if (folder == null) {
+            throw new StateIOException(absolute + " names no file (it is the root of the file system)");
+        }
         try {
             if (Files.isDirectory(absolute)) {
                 throw new StateIOException(absolute + " is a folder, not a database file");
@@ -457,7 +461,7 @@ public final class SqliteFile {
      * What is wrong with the file's 100-byte header, read raw; null when nothing is, or when it
      * cannot be read safely (this process has the file open through SQLite, see {@link LiveFiles}).
      */
-    private static HeaderProblem headerProblem(Path file) throws IOException {
+    private static @Nullable HeaderProblem headerProblem(Path file) throws IOException {
         long size = Files.size(file);
         Optional<byte[]> prefix = LiveFiles.readPrefix(file, "", HEADER_BYTES);
         if (prefix.isEmpty()) {
