@@ -5,13 +5,16 @@
 -- session). schema_version is not touched. No foreign keys: the Python agent's delete_session,
 -- prune_sessions and clear_messages know nothing of these tables and must never fail because of them;
 -- a window row whose message or session is gone is skipped when read (message ids are AUTOINCREMENT,
--- never reused). The Python agent ignores tables it does not know.
+-- never reused), and a window whose session_started_at is not its session's started_at belongs to an
+-- earlier session of that id, deleted and created again by a writer that does not know these tables.
+-- The Python agent ignores tables it does not know.
 
 --changeset hermes-state:windows-window-table splitStatements:false
 --preconditions onFail:MARK_RAN
 --precondition-sql-check expectedResult:0 SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'hermes_state_window'
 CREATE TABLE hermes_state_window (
     session_id TEXT NOT NULL PRIMARY KEY,
+    session_started_at REAL NOT NULL,
     saved_at REAL NOT NULL
 )
 
