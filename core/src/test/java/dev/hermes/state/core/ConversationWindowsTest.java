@@ -115,6 +115,27 @@ class ConversationWindowsTest {
     }
 
     @Test
+    void aWindowLargerThanOneStatementsRowsIsKeptWhole() {
+        try (StateRepository store = TestStores.fresh(dir)) {
+            List<WindowEntry> many = new ArrayList<>();
+            for (int i = 0; i < 1201; i++) {
+                many.add(fresh(i % 2 == 0 ? "user" : "assistant", "message " + i));
+            }
+            assertEquals(1201, store.saveConversationWindow("big", "spring-ai", many).appended());
+            List<Message> loaded = store.loadConversationWindow("big");
+            assertEquals(many.stream().map(entry -> entry.message().content()).toList(), contents(loaded));
+
+            SavedWindow saved = store.saveConversationWindow("big", "spring-ai",
+                    plus(kept(loaded.subList(1, 1201)), fresh("user", "message 1201")));
+            assertEquals(1, saved.appended());
+            assertFalse(saved.continuedInChild());
+            assertEquals(1201, store.loadConversationWindow("big").size());
+            assertEquals("message 1", store.loadConversationWindow("big").get(0).content());
+            assertEquals(1202, store.messageCount("big"));
+        }
+    }
+
+    @Test
     void anEmptyWindowIsAWindowAndNothingIsDeleted() {
         try (StateRepository store = TestStores.fresh(dir)) {
             store.saveConversationWindow("c1", "spring-ai", List.of(fresh("user", "a"), fresh("assistant", "b")));
