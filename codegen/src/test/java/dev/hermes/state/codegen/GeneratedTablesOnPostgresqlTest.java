@@ -30,6 +30,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import static dev.hermes.state.db.Tables.HERMES_STATE_WINDOW;
+import static dev.hermes.state.db.Tables.HERMES_STATE_WINDOW_MESSAGE;
 import static dev.hermes.state.db.Tables.MESSAGES;
 import static dev.hermes.state.db.Tables.MESSAGES_FTS;
 import static dev.hermes.state.db.Tables.SCHEMA_VERSION;
@@ -73,7 +75,7 @@ class GeneratedTablesOnPostgresqlTest {
 
     @Test
     void theCatalogHasTheGeneratedColumnsWithTheirNullabilityAndCompatibleTypes() throws SQLException {
-        for (Table<?> table : List.of(SESSIONS, MESSAGES, SCHEMA_VERSION)) {
+        for (Table<?> table : List.of(SESSIONS, MESSAGES, SCHEMA_VERSION, HERMES_STATE_WINDOW, HERMES_STATE_WINDOW_MESSAGE)) {
             List<String> catalog = new ArrayList<>();
             try (PreparedStatement query = connection.prepareStatement("SELECT column_name, data_type, is_nullable,"
                     + " column_default IS NOT NULL OR is_identity = 'YES' FROM information_schema.columns"
@@ -100,7 +102,8 @@ class GeneratedTablesOnPostgresqlTest {
         assertEquals(List.of("content_tsv"), strings("SELECT column_name FROM information_schema.columns WHERE table_schema = ?"
                 + " AND table_name IN ('sessions', 'messages', 'schema_version') AND column_name NOT IN (" + String.join(",", names(SESSIONS, MESSAGES, SCHEMA_VERSION)) + ")"),
                 "PostgreSQL's search column is its only column the classes do not know");
-        assertEquals(List.of("databasechangelog", "databasechangeloglock", "messages", "schema_version", "sessions"),
+        assertEquals(List.of("databasechangelog", "databasechangeloglock", "hermes_state_window", "hermes_state_window_message",
+                        "messages", "schema_version", "sessions"),
                 strings("SELECT table_name FROM information_schema.tables WHERE table_schema = ? ORDER BY 1"),
                 "the classes' " + MESSAGES_FTS.getName() + " (FTS5) is SQLite's alone");
     }

@@ -21,8 +21,10 @@ import dev.hermes.state.core.model.SearchHit;
 import dev.hermes.state.core.model.SearchQuery;
 import dev.hermes.state.core.model.Session;
 import dev.hermes.state.core.model.SessionExport;
+import dev.hermes.state.core.model.SavedWindow;
 import dev.hermes.state.core.model.Titles;
 import dev.hermes.state.core.model.TokenUsage;
+import dev.hermes.state.core.model.WindowEntry;
 import dev.hermes.state.core.opening.Opening;
 import dev.hermes.state.core.paging.Cursors;
 import dev.hermes.state.core.retention.Retention;
@@ -31,6 +33,7 @@ import dev.hermes.state.core.sessions.NewSessionRow;
 import dev.hermes.state.core.sessions.Sessions;
 import dev.hermes.state.core.titles.SessionTitles;
 import dev.hermes.state.core.tokens.TokenAccounting;
+import dev.hermes.state.core.windows.Windows;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jspecify.annotations.Nullable;
@@ -69,6 +72,7 @@ public final class StateRepository implements AutoCloseable {
     private final RichListing listing;
     private final Backend backend;
     private final Retention retention;
+    private final Windows windows;
 
     private StateRepository(Opening.Opened opened, Clock clock) {
         this.database = opened.database();
@@ -79,7 +83,8 @@ public final class StateRepository implements AutoCloseable {
         this.titles = new SessionTitles(backend);
         this.lineage = new Lineage(backend);
         this.listing = new RichListing(lineage, backend);
-        this.retention = new Retention(sessions, messages);
+        this.windows = new Windows(backend, lineage, sessions, messages, appends, titles);
+        this.retention = new Retention(sessions, messages, lineage, windows);
     }
 
     // ------------------------------------------------------------------ opening
@@ -316,10 +321,69 @@ public final class StateRepository implements AutoCloseable {
                 transaction -> messages.conversation(transaction, id));
     }
 
-    /** clear_messages: deletes the messages, zeroes message_count and tool_call_count (tokens and costs untouched). */
+    /**
+     * clear_messages: deletes the messages, zeroes message_count and tool_call_count (tokens and costs
+     * untouched); the session's conversation window goes with them.
+     */
     public void clearMessages(String sessionId) {
         String id = Arguments.id(sessionId, "session id");
-        database.write("clearing the messages of session " + id, transaction -> messages.clear(transaction, id));
+        database.write("clearing the messages of session " + id, transaction -> {
+            windows.forget(transaction, List.of(id));
+            return messages.clear(transaction, id);
+        });
+    }
+
+    // ------------------------------------------------------------------ conversation windows
+
+    /**
+     * The conversation's window (what a chat memory returns): exactly the messages the last
+     * {@link #saveConversationWindow} gave, in its order, after a restart too. The window lives in the
+     * conversation's compression tip ({@link #compressionTip}); a tip never saved through a window (a
+     * session the Python agent wrote) has all its messages, ordered as {@link #getMessages}, as its
+     * window; an unknown conversation has none. Messages left out of the window stay in their session
+     * (search, export, the Python agent), and one deleted meanwhile is skipped.
+     */
+    public List<Message> loadConversationWindow(String conversationId) {
+        String id = Arguments.id(conversationId, "conversation id");
+        return database.read("reading the window of conversation " + id, transaction -> windows.load(transaction, id));
+    }
+
+    /**
+     * Makes {@code window} the conversation's window, in one write transaction; nothing is ever
+     * deleted. The first save creates the session {@code conversationId} with {@code source}. An entry
+     * with the {@link WindowEntry#storedId() id} of a message of the conversation keeps that row; every
+     * other entry is appended (timestamp now, counters and search index as {@link #appendMessage}).
+     * When the window is the stored history trimmed and extended (kept rows in their order and as
+     * stored, new messages after them; a system message may sit anywhere), the new entries are appended
+     * to the conversation's tip. Otherwise (history edited, reordered, or a message inserted into the
+     * past) the tip ends with end_reason {@code compression} and a child session that starts now holds
+     * the whole window, as the Python agent continues a compressed conversation; the conversation id
+     * still names the conversation. An empty window is a window: the next load returns no message.
+     *
+     * @throws dev.hermes.state.StateIOException the store lacks the window tables (a file opened
+     *                                           without migrating it); nothing is written
+     */
+    public SavedWindow saveConversationWindow(String conversationId, String source, List<WindowEntry> window) {
+        String id = Arguments.id(conversationId, "conversation id");
+        String sessionSource = Arguments.label(source, "source");
+        List<Windows.Entry> entries = Arguments.required(window, "window").stream()
+                .map(entry -> new Windows.Entry(NewMessageRow.of(Arguments.required(entry, "window entry").message()),
+                        entry.storedId()))
+                .toList();
+        double now = now();
+        return database.write("saving the window of conversation " + id,
+                transaction -> windows.save(transaction, id, sessionSource, entries, now));
+    }
+
+    /**
+     * Deletes a conversation: the session {@code conversationId} and every compression child that
+     * continues it up to its tip, with all their messages (and search index rows) and windows, in one
+     * transaction; other children of those sessions (delegates, branches) become roots, as
+     * {@link #deleteSession} does. False when there is no such session.
+     */
+    public boolean deleteConversation(String conversationId) {
+        String id = Arguments.id(conversationId, "conversation id");
+        return database.write("deleting conversation " + id, transaction -> retention.deleteConversation(transaction, id));
     }
 
     // ------------------------------------------------------------------ titles
@@ -456,7 +520,8 @@ public final class StateRepository implements AutoCloseable {
 
     /**
      * delete_session: in one transaction its children become roots (grandchildren keep their parent),
-     * its messages (and their search index rows) and the session are deleted; false if unknown.
+     * its messages (and their search index rows), its conversation window and the session are
+     * deleted; false if unknown.
      */
     public boolean deleteSession(String id) {
         String sessionId = Arguments.id(id, "session id");

@@ -4,6 +4,7 @@ import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.model.Message;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.core.model.WindowEntry;
 import dev.hermes.state.memory.ConversationWindows;
 import dev.hermes.state.memory.Conversations;
 import dev.hermes.state.memory.HandedOutMessages;
@@ -70,12 +71,12 @@ public final class HermesChatMemoryStore implements ChatMemoryStore {
         if (messages == null) {
             throw new InvalidArgumentException("The messages must not be null");
         }
-        List<ConversationWindows.Entry> window = new ArrayList<>(messages.size());
+        List<WindowEntry> window = new ArrayList<>(messages.size());
         for (ChatMessage message : messages) {
             NewMessage row = LangChain4jMessages.toRow(message);
             List<Long> stored = handedOut.rowsOf(id, message);
-            window.add(stored != null ? ConversationWindows.Entry.stored(stored.get(0), row)
-                    : ConversationWindows.Entry.fresh(row));
+            window.add(stored != null ? WindowEntry.stored(stored.get(0), row)
+                    : WindowEntry.fresh(row));
         }
         windows.save(id, conversations.source(), window);
     }

@@ -2,12 +2,9 @@ package dev.hermes.state.memory;
 
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.StateRepository;
-import dev.hermes.state.core.model.LineageNode;
 
-import java.util.ArrayList;
 import java.util.List;
 
-import static dev.hermes.state.db.Tables.MESSAGES;
 import static dev.hermes.state.db.Tables.SESSIONS;
 
 /**
@@ -45,38 +42,12 @@ public final class Conversations {
 
     /**
      * Deletes the conversation: its session and every compression child that continues it, with all
-     * their messages (and search index rows), in one transaction; other children of those sessions
-     * (delegates, branches) become roots, as delete_session does. False when there is no such session.
+     * their messages (and search index rows) and windows, in one transaction; other children of those
+     * sessions (delegates, branches) become roots, as delete_session does. False when there is no such
+     * session.
      */
     public boolean delete(String conversationId) {
-        String id = conversationId(conversationId);
-        return store.inWriteTransaction(dsl -> {
-            // read under the write lock: no other writer can change the chain until this commits
-            List<String> chain = chain(id);
-            if (chain.isEmpty()) {
-                return false;
-            }
-            dsl.update(SESSIONS).setNull(SESSIONS.PARENT_SESSION_ID)
-                    .where(SESSIONS.PARENT_SESSION_ID.in(chain)).and(SESSIONS.ID.notIn(chain)).execute();
-            dsl.deleteFrom(MESSAGES).where(MESSAGES.SESSION_ID.in(chain)).execute();
-            // children before parents: a session's parent must exist while it does
-            for (int i = chain.size() - 1; i >= 0; i--) {
-                dsl.deleteFrom(SESSIONS).where(SESSIONS.ID.eq(chain.get(i))).execute();
-            }
-            return true;
-        });
-    }
-
-    /** The conversation's sessions, root first, up to its compression tip; empty when unknown. */
-    private List<String> chain(String conversationId) {
-        List<String> chain = new ArrayList<>();
-        for (LineageNode node : store.ancestors(store.compressionTip(conversationId))) {
-            chain.add(0, node.session().id());
-            if (node.session().id().equals(conversationId)) {
-                return chain;
-            }
-        }
-        return List.of();
+        return store.deleteConversation(conversationId(conversationId));
     }
 
     /** A conversation id as both frameworks' memories require it: present, not blank. */

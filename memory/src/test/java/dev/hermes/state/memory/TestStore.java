@@ -12,9 +12,14 @@ public final class TestStore {
     private TestStore() {
     }
 
-    /** A new store file {@code state.db} in {@code dir}; consecutive writes are 1 s apart. */
+    /** A new store file {@code state.db} in {@code dir} (or that file again); consecutive writes are 1 s apart. */
     public static StateRepository open(Path dir) {
-        return StateRepository.builder().path(dir.resolve("state.db")).clock(new TickingClock()).build();
+        return StateRepository.builder().path(file(dir)).clock(new TickingClock()).build();
+    }
+
+    /** The store file {@link #open} opens. */
+    public static Path file(Path dir) {
+        return dir.resolve("state.db");
     }
 
     /** Advances one second every time it is read. */

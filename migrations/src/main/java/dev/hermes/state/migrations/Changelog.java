@@ -22,11 +22,15 @@ final class Changelog {
     static final String POSTGRESQL_FOLDER = RESOURCE_FOLDER + "postgresql/";
     static final String POSTGRESQL_MASTER = POSTGRESQL_FOLDER + "changelog.xml";
 
-    private static final Pattern INCLUDE = Pattern.compile("<include\\s+file=\"(v(\\d+)\\.sql)\"");
+    /** An included file: {@code vN.sql} builds Hermes' schema version N; any other belongs to the version before it. */
+    private static final Pattern INCLUDE = Pattern.compile("<include\\s+file=\"((?:v(\\d+)|[a-z-]+)\\.sql)\"");
     private static final Pattern CHANGESET = Pattern.compile("^--changeset\\s+([^:\\s]+):(\\S+)", Pattern.MULTILINE);
     private static final Pattern LOGICAL_PATH = Pattern.compile("logicalFilePath:(\\S+)");
 
-    /** One changeset of the changelog, identified as Liquibase identifies it. */
+    /**
+     * One changeset of the changelog, identified as Liquibase identifies it; {@code version} is the
+     * Hermes schema version it belongs to (hermes-state's own tables: the version they come after).
+     */
     record ChangeSetRef(int version, String author, String id, String logicalFile) {
     }
 
@@ -57,8 +61,13 @@ final class Changelog {
     private static List<ChangeSetRef> load(String folder) {
         List<ChangeSetRef> result = new ArrayList<>();
         Matcher include = INCLUDE.matcher(read(folder + "changelog.xml"));
+        int version = 0;
         while (include.find()) {
-            int version = Integer.parseInt(include.group(2));
+            if (include.group(2) != null) {
+                version = Integer.parseInt(include.group(2));
+            } else if (version == 0) {
+                throw new IllegalStateException(include.group(1) + " comes before any schema version");
+            }
             String sql = read(folder + include.group(1));
             Matcher path = LOGICAL_PATH.matcher(sql);
             if (!path.find()) {

@@ -46,6 +46,13 @@ record FileInspection(
     static final List<String> V6_INDEXES = List.of("idx_sessions_source", "idx_sessions_parent",
             "idx_sessions_started", "idx_messages_session", "idx_sessions_title_unique");
     static final List<String> V6_TRIGGERS = List.of("messages_fts_insert", "messages_fts_delete", "messages_fts_update");
+    /**
+     * hermes-state's own tables (windows.sql): not part of Hermes' schema, so a read-only open never
+     * needs them, but a read-write open creates them.
+     */
+    static final List<String> OWN_TABLES = List.of("hermes_state_window", "hermes_state_window_message");
+    /** The author of the changesets that create {@link #OWN_TABLES}. */
+    static final String OWN_AUTHOR = "hermes-state";
 
     static FileInspection of(Connection connection) throws SQLException {
         Set<String> tables = new TreeSet<>();
@@ -121,11 +128,6 @@ record FileInspection(
         return user;
     }
 
-    /** Every object of the version-6 schema is present (the version number is not trusted). */
-    boolean hasV6Schema() {
-        return missingV6Objects().isEmpty();
-    }
-
     /** The objects and columns of the version-6 schema this file lacks, by name. */
     List<String> missingV6Objects() {
         List<String> missing = new ArrayList<>();
@@ -139,6 +141,30 @@ record FileInspection(
         V6_INDEXES.stream().filter(i -> !indexes.contains(i)).forEach(i -> missing.add("index " + i));
         V6_TRIGGERS.stream().filter(t -> !triggers.contains(t)).forEach(t -> missing.add("trigger " + t));
         return missing;
+    }
+
+    /** hermes-state's own tables this file lacks. */
+    List<String> missingOwnTables() {
+        return OWN_TABLES.stream().filter(table -> !tables.contains(table)).map(table -> "table " + table).toList();
+    }
+
+    /** What a read-write open must leave: the version-6 schema and hermes-state's own tables. */
+    List<String> missingObjects() {
+        List<String> missing = new ArrayList<>(missingV6Objects());
+        missing.addAll(missingOwnTables());
+        return missing;
+    }
+
+    /**
+     * hermes-state's own tables are recorded as created but one is missing (dropped by hand, or the
+     * file was rebuilt from Hermes' tables only): their records must go, so that the migration creates
+     * them again instead of trusting the records.
+     */
+    boolean ownTablesLost() {
+        if (missingOwnTables().isEmpty()) {
+            return false;
+        }
+        return recordedChangeSets.keySet().stream().anyMatch(key -> key.startsWith(OWN_AUTHOR + ":"));
     }
 
     /** Readable as a version-6 store: the columns exist (a newer file may have more). */
@@ -156,9 +182,12 @@ record FileInspection(
         return true;
     }
 
-    /** The schema needs no change: Liquibase would find nothing to do. */
+    /**
+     * The schema needs no change: every object is present (the version number is not trusted) and
+     * every changeset recorded, so Liquibase would find nothing to do.
+     */
     boolean isSchemaUpToDate(List<Changelog.ChangeSetRef> changeSets, int latestVersion) {
-        return schemaVersion == latestVersion && hasV6Schema() && hasRecorded(changeSets);
+        return schemaVersion == latestVersion && missingObjects().isEmpty() && hasRecorded(changeSets);
     }
 
     /** Nothing to do at all, WAL included: the fast path. */

@@ -411,11 +411,15 @@ public final class Migrator {
                 execute(connection, "UPDATE " + FileInspection.LOCK_TABLE
                         + " SET LOCKED = 0, LOCKGRANTED = NULL, LOCKEDBY = NULL");
             }
+            if (inspection.ownTablesLost()) {
+                execute(connection, "DELETE FROM " + FileInspection.CHANGELOG_TABLE + " WHERE AUTHOR = '"
+                        + FileInspection.OWN_AUTHOR + "'");
+            }
             List<MigrationResult.AppliedChange> changes = LiquibaseUpdate.run(connection);
             FileInspection migrated = FileInspection.of(connection);
-            if (!migrated.hasV6Schema() || migrated.schemaVersion() != LATEST_VERSION) {
+            if (!migrated.missingObjects().isEmpty() || migrated.schemaVersion() != LATEST_VERSION) {
                 throw new NotAHermesDatabaseException(name + " could not be brought to schema version " + LATEST_VERSION
-                        + ": its tables differ from Hermes' (missing " + migrated.missingV6Objects()
+                        + ": its tables differ from Hermes' (missing " + migrated.missingObjects()
                         + "); it was left unchanged");
             }
             execute(connection, mode.commits ? "COMMIT" : "ROLLBACK");

@@ -94,7 +94,7 @@ final class PostgresMigration {
             }
             List<MigrationResult.AppliedChange> changes = runLiquibase(connection, schema);
             SchemaInspection migrated = SchemaInspection.of(connection, schema);
-            List<String> missing = migrated.missingV6Objects();
+            List<String> missing = migrated.missingObjects();
             if (!missing.isEmpty() || migrated.contents().schemaVersion() != Migrator.LATEST_VERSION) {
                 throw new NotAHermesDatabaseException(name + " could not be brought to schema version "
                         + Migrator.LATEST_VERSION + ": its tables differ from Hermes' (missing " + missing

@@ -90,8 +90,8 @@ record SchemaInspection(boolean exists, FileInspection contents) {
                 columns.get("messages"), version, recorded, lockHeld, "postgresql"));
     }
 
-    /** The objects and columns of the version-6 schema this schema lacks, by name. */
-    List<String> missingV6Objects() {
+    /** The objects and columns of the version-6 schema and hermes-state's own tables this schema lacks, by name. */
+    List<String> missingObjects() {
         List<String> missing = new ArrayList<>();
         for (String table : List.of("schema_version", "sessions", "messages")) {
             if (!contents.tables().contains(table)) {
@@ -115,12 +115,14 @@ record SchemaInspection(boolean exists, FileInspection contents) {
                 missing.add("index " + index);
             }
         }
+        // a PostgreSQL store is only ever built whole by hermes-state: its own tables belong to it
+        missing.addAll(contents.missingOwnTables());
         return missing;
     }
 
     /** Nothing to do: the version, every object and every changeset of PostgreSQL's changelog are there. */
     boolean isUpToDate() {
-        return contents.schemaVersion() == Migrator.LATEST_VERSION && missingV6Objects().isEmpty()
+        return contents.schemaVersion() == Migrator.LATEST_VERSION && missingObjects().isEmpty()
                 && contents.hasRecorded(Changelog.postgresqlChangeSets());
     }
 

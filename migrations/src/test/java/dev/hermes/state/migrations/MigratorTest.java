@@ -50,7 +50,7 @@ class MigratorTest {
         assertFalse(created.fastPath());
         assertEquals(0, created.fromVersion());
         assertEquals(6, created.toVersion());
-        assertEquals(34, created.executed().size());
+        assertEquals(36, created.executed().size());
         assertEquals(Changelog.changeSets().stream().map(Changelog.ChangeSetRef::id).toList(),
                 created.changes().stream().map(MigrationResult.AppliedChange::id).toList());
         assertFalse(Files.exists(dir.resolve("state.db-wal")), "the new file is complete on its own");
@@ -87,7 +87,7 @@ class MigratorTest {
         assertEquals(6, result.toVersion());
         assertEquals(List.of("v1-schema-version-table", "v1-sessions-table", "v1-messages-table", "v1-schema-version-row"),
                 result.adopted().stream().map(MigrationResult.AppliedChange::id).toList());
-        assertEquals(30, result.executed().size());
+        assertEquals(32, result.executed().size());
         assertEquals(List.of("6"), query(db, "SELECT group_concat(version) FROM schema_version"));
         assertEquals(List.of("s1|cli|1773133200.123456"), query(db, "SELECT id || '|' || source || '|' || started_at FROM sessions"));
         assertEquals(List.of(), migrator.checkWithLiquibase(db).changes());
@@ -106,6 +106,60 @@ class MigratorTest {
                         "v5-schema-version", "v6-schema-version"),
                 result.executed().stream().map(MigrationResult.AppliedChange::id).toList());
         assertEquals(List.of("6"), query(db, "SELECT group_concat(version) FROM schema_version"));
+    }
+
+    /** A store created or adopted before hermes-state had its own tables: version 6, every Hermes changeset recorded. */
+    private Path storeWithoutOwnTables() throws Exception {
+        Path db = dir.resolve("before-windows.db");
+        migrator.migrate(db);
+        sql(db, "DROP TABLE hermes_state_window", "DROP TABLE hermes_state_window_message",
+                "DELETE FROM DATABASECHANGELOG WHERE AUTHOR = 'hermes-state'");
+        return db;
+    }
+
+    @Test
+    void aVersionSixStoreWithoutHermesStatesOwnTablesGetsThemOnItsNextReadWriteOpen() throws Exception {
+        Path db = storeWithoutOwnTables();
+        assertEquals(6, migrator.checkReadable(db), "a read-only open needs only Hermes' version-6 columns");
+        SchemaStatus status = migrator.status(db);
+        assertFalse(status.upToDate());
+        assertEquals(List.of("windows-window-table", "windows-window-message-table"),
+                status.pending().stream().map(SchemaStatus.ChangeSetState::id).toList());
+
+        MigrationResult result = migrator.migrate(db);
+        assertFalse(result.fastPath(), "the fast path sees the tables are missing");
+        assertEquals(6, result.fromVersion());
+        assertEquals(6, result.toVersion());
+        assertEquals(List.of("windows-window-table", "windows-window-message-table"),
+                result.executed().stream().map(MigrationResult.AppliedChange::id).toList());
+        assertEquals(List.of("hermes_state_window", "hermes_state_window_message"),
+                query(db, "SELECT name FROM sqlite_master WHERE name LIKE 'hermes_state_%' ORDER BY name"));
+        assertEquals(List.of("6"), query(db, "SELECT group_concat(version) FROM schema_version"));
+        assertTrue(migrator.migrate(db).fastPath());
+        assertTrue(migrator.status(db).upToDate());
+    }
+
+    @Test
+    void ownTablesThatExistUnrecordedAreAdoptedAndRecordedOnesThatAreGoneAreCreatedAgain() throws Exception {
+        Path db = dir.resolve("state.db");
+        migrator.migrate(db);
+        sql(db, "DELETE FROM DATABASECHANGELOG WHERE AUTHOR = 'hermes-state'");
+        MigrationResult adopted = migrator.migrate(db);
+        assertEquals(List.of("windows-window-table", "windows-window-message-table"),
+                adopted.adopted().stream().map(MigrationResult.AppliedChange::id).toList());
+        assertEquals(List.of(), adopted.executed());
+
+        // recorded, but dropped by hand: the records alone would make Liquibase skip them for ever
+        sql(db, "DROP TABLE hermes_state_window_message");
+        MigrationResult recreated = migrator.migrate(db);
+        assertFalse(recreated.fastPath());
+        assertEquals(List.of("windows-window-message-table"),
+                recreated.executed().stream().map(MigrationResult.AppliedChange::id).toList());
+        assertEquals(List.of("windows-window-table"),
+                recreated.adopted().stream().map(MigrationResult.AppliedChange::id).toList());
+        assertEquals(List.of("2"), query(db, "SELECT count(*) FROM DATABASECHANGELOG WHERE AUTHOR = 'hermes-state'"));
+        assertTrue(migrator.migrate(db).fastPath());
+        assertEquals(List.of(), migrator.checkWithLiquibase(db).changes());
     }
 
     @Test

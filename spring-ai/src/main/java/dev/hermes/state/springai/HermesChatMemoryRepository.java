@@ -3,6 +3,7 @@ package dev.hermes.state.springai;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.core.model.WindowEntry;
 import dev.hermes.state.memory.ConversationWindows;
 import dev.hermes.state.memory.Conversations;
 import dev.hermes.state.memory.HandedOutMessages;
@@ -70,14 +71,14 @@ public final class HermesChatMemoryRepository implements ChatMemoryRepository {
         if (messages == null) {
             throw new InvalidArgumentException("The messages must not be null");
         }
-        List<ConversationWindows.Entry> window = new ArrayList<>();
+        List<WindowEntry> window = new ArrayList<>();
         for (Message message : messages) {
             List<NewMessage> rows = SpringAiMessages.toRows(message);
             List<Long> stored = handedOut.rowsOf(id, message);
             for (int i = 0; i < rows.size(); i++) {
                 window.add(stored != null && stored.size() == rows.size()
-                        ? ConversationWindows.Entry.stored(stored.get(i), rows.get(i))
-                        : ConversationWindows.Entry.fresh(rows.get(i)));
+                        ? WindowEntry.stored(stored.get(i), rows.get(i))
+                        : WindowEntry.fresh(rows.get(i)));
             }
         }
         windows.save(id, conversations.source(), window);

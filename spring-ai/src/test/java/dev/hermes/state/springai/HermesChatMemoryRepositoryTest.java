@@ -1,12 +1,16 @@
 package dev.hermes.state.springai;
 
 import dev.hermes.state.InvalidArgumentException;
-import dev.hermes.state.core.model.NewSession;
 import dev.hermes.state.core.StateRepository;
-import dev.hermes.state.core.model.SearchQuery;
-import dev.hermes.state.memory.ConversationWindows;
-import dev.hermes.state.memory.ReferenceWindows;
+import dev.hermes.state.core.model.NewSession;
+import dev.hermes.state.core.model.Session;
+import dev.hermes.state.core.model.WindowEntry;
+import dev.hermes.state.memory.PlainSql;
+import dev.hermes.state.memory.RecordingWindows;
 import dev.hermes.state.memory.TestStore;
+import dev.hermes.state.testsupport.ChildProcess;
+import dev.hermes.state.testsupport.Command;
+import dev.hermes.state.testsupport.Fixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.ai.chat.memory.ChatMemory;
@@ -22,13 +26,19 @@ import org.springframework.core.io.ByteArrayResource;
 import org.springframework.util.MimeTypeUtils;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
-import static dev.hermes.state.db.Tables.MESSAGES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class HermesChatMemoryRepositoryTest {
     @TempDir
@@ -50,10 +60,16 @@ class HermesChatMemoryRepositoryTest {
         return turns;
     }
 
+    private static ChatMemory window(StateRepository store) {
+        return MessageWindowChatMemory.builder().maxMessages(10).chatMemoryRepository(new HermesChatMemoryRepository(store)).build();
+    }
+
     @Test
     void theWindowMemoryStoresEveryMessageOnceAndReturnsExactlyItsWindow() {
+        Path file = TestStore.file(dir);
+        List<Message> lastWindow;
         try (StateRepository store = TestStore.open(dir)) {
-            ReferenceWindows windows = new ReferenceWindows(store);
+            RecordingWindows windows = new RecordingWindows(store);
             ChatMemory hermes = MessageWindowChatMemory.builder().maxMessages(10)
                     .chatMemoryRepository(HermesChatMemoryRepository.builder(store).windows(windows).build()).build();
             ChatMemory reference = MessageWindowChatMemory.builder().maxMessages(10)
@@ -66,42 +82,207 @@ class HermesChatMemoryRepositoryTest {
                 reference.add("c1", add);
                 assertEquals(reference.get("c1"), hermes.get("c1"));
             }
-
-            // 33 messages, each stored once, in order
-            assertEquals(33, store.messageCount("c1"));
-            assertEquals(33L, (long) store.dsl().selectCount().from(MESSAGES).fetchOne().value1());
             // every save handed the new message only as new, every other one as the stored row it was loaded from
-            List<List<ConversationWindows.Entry>> saves = windows.saves();
+            List<List<WindowEntry>> saves = windows.saves();
             assertEquals(adds.size(), saves.size());
-            for (List<ConversationWindows.Entry> save : saves) {
+            for (List<WindowEntry> save : saves) {
                 assertEquals(1, save.stream().filter(entry -> entry.storedId() == null).count(), save.toString());
-                assertEquals(null, save.get(save.size() - 1).storedId(), "the new message comes last");
+                assertNull(save.get(save.size() - 1).storedId(), "the new message comes last");
             }
-            // the first question left the window long ago, but is found
-            assertEquals(List.of("c1"), store.searchMessages(SearchQuery.of("kestrel")).stream().map(hit -> hit.sessionId()).toList());
-            List<Message> window = hermes.get("c1");
+            lastWindow = reference.get("c1");
+            assertEquals(10, lastWindow.size());
+            assertEquals(new SystemMessage("You are terse."), lastWindow.get(0));
+        }
+
+        // plain SQL on the closed file: 33 messages, each stored once (only the eight equal "ok" replies repeat)
+        assertEquals(33, PlainSql.number(file, "SELECT count(*) FROM messages WHERE session_id = 'c1'"));
+        assertEquals(33, PlainSql.number(file, "SELECT message_count FROM sessions WHERE id = 'c1'"));
+        assertEquals(8, PlainSql.number(file, "SELECT tool_call_count FROM sessions WHERE id = 'c1'"));
+        assertEquals(List.of("assistant|ok|8"), PlainSql.column(file, "SELECT role || '|' || content || '|' || count(*)"
+                + " FROM messages GROUP BY role, content, tool_call_id, tool_calls HAVING count(*) > 1"));
+        assertEquals(List.of("spring-ai"), PlainSql.column(file, "SELECT source FROM sessions"));
+        // the search index finds the first question, which left the window long ago
+        List<String> found = PlainSql.column(file, "SELECT m.id FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid"
+                + " WHERE messages_fts MATCH 'kestrel'");
+        assertEquals(PlainSql.column(file, "SELECT min(id) FROM messages WHERE role = 'user'"), found);
+        assertEquals(0, PlainSql.number(file, "SELECT count(*) FROM hermes_state_window_message WHERE message_id = ?", found.get(0)));
+
+        // a new memory on the reopened store returns exactly the last window
+        try (StateRepository reopened = TestStore.open(dir)) {
+            assertEquals(lastWindow, window(reopened).get("c1"));
+        }
+    }
+
+    @Test
+    void aConversationReadsBackExactlyAfterARestartWithAToolResponseOfTwoResponses() {
+        List<Message> conversation = List.of(new SystemMessage("You plan trips."), new UserMessage("Weather and trains to Porto?"),
+                AssistantMessage.builder().content("Let me check both.").toolCalls(List.of(
+                        new AssistantMessage.ToolCall("call_w", "function", "weather", "{\"city\": \"Porto\"}"),
+                        new AssistantMessage.ToolCall("call_t", "function", "trains", "{\"to\": \"Porto\"}"))).build(),
+                ToolResponseMessage.builder().responses(List.of(
+                        new ToolResponseMessage.ToolResponse("call_w", "weather", "sunny, 24 C"),
+                        new ToolResponseMessage.ToolResponse("call_t", "trains", "every hour from 07:00"))).build(),
+                new AssistantMessage("Sunny, and a train every hour."));
+        try (StateRepository store = TestStore.open(dir)) {
+            new HermesChatMemoryRepository(store).saveAll("trip", conversation);
+        }
+        try (StateRepository reopened = TestStore.open(dir)) {
+            HermesChatMemoryRepository repository = new HermesChatMemoryRepository(reopened);
+            assertEquals(conversation, repository.findByConversationId("trip"));
+            assertEquals(6, reopened.messageCount("trip"), "one row per tool response");
+            // saved back as loaded: the two responses are the two stored rows, kept
+            repository.saveAll("trip", repository.findByConversationId("trip"));
+            assertEquals(6, reopened.messageCount("trip"));
+            assertEquals(conversation, repository.findByConversationId("trip"));
+        }
+    }
+
+    @Test
+    void twoThreadsAddingToOneConversationNeverLoseOrDuplicateAMessage() throws Exception {
+        int perThread = 25;
+        try (StateRepository store = TestStore.open(dir)) {
+            ChatMemory memory = window(store);
+            ExecutorService threads = Executors.newFixedThreadPool(2);
+            try {
+                List<Future<?>> done = new ArrayList<>();
+                for (String thread : List.of("t0", "t1")) {
+                    done.add(threads.submit(() -> {
+                        for (int i = 0; i < perThread; i++) {
+                            memory.add("shared", new UserMessage(thread + " message " + i));
+                        }
+                    }));
+                }
+                for (Future<?> future : done) {
+                    future.get();
+                }
+            } finally {
+                threads.shutdown();
+            }
+            assertEveryMessageOnce(TestStore.file(dir), perThread);
+            List<Message> window = memory.get("shared");
             assertEquals(10, window.size());
-            assertEquals(new SystemMessage("You are terse."), window.get(0));
+            String last = window.get(9).getText();
+            assertTrue(last.equals("t0 message 24") || last.equals("t1 message 24"), last);
+        }
+    }
+
+    @Test
+    void twoProcessesAddingToOneConversationNeverLoseOrDuplicateAMessage() {
+        int perProcess = 40;
+        Path file = TestStore.file(dir);
+        TestStore.open(dir).close();
+        List<ChildProcess> children = new ArrayList<>();
+        try {
+            for (String process : List.of("t0", "t1")) {
+                ChildProcess child = Command.java(AddingProcess.class, file.toString(), process, String.valueOf(perProcess)).start();
+                children.add(child);
+                assertEquals("READY", child.nextLine(Duration.ofMinutes(1)));
+            }
+            children.forEach(child -> child.send("GO"));
+            for (ChildProcess child : children) {
+                assertEquals(0, child.finish(Duration.ofMinutes(2)).exitCode(), child.transcript());
+            }
+        } finally {
+            children.forEach(ChildProcess::close);
+        }
+        assertEveryMessageOnce(file, perProcess);
+    }
+
+    /** Two writers, "t0" and "t1", each added "tN message i" for i below {@code each}: all of them, each once. */
+    static void assertEveryMessageOnce(Path file, int each) {
+        List<String> expected = new ArrayList<>();
+        for (String writer : List.of("t0", "t1")) {
+            for (int i = 0; i < each; i++) {
+                expected.add(writer + " message " + i);
+            }
+        }
+        expected.sort(null);
+        assertEquals(expected, PlainSql.column(file, "SELECT content FROM messages WHERE session_id = 'shared' ORDER BY content"));
+        assertEquals(2L * each, PlainSql.number(file, "SELECT message_count FROM sessions WHERE id = 'shared'"));
+    }
+
+    /** A child process: adds "NAME message i" to conversation "shared" through the window memory, after GO. */
+    public static final class AddingProcess {
+        public static void main(String[] args) throws Exception {
+            try (StateRepository store = StateRepository.open(Path.of(args[0]))) {
+                ChatMemory memory = window(store);
+                System.out.println("READY");
+                if (!"GO".equals(new java.io.BufferedReader(new java.io.InputStreamReader(System.in)).readLine())) {
+                    System.exit(2);
+                }
+                for (int i = 0; i < Integer.parseInt(args[2]); i++) {
+                    memory.add("shared", new UserMessage(args[1] + " message " + i));
+                }
+            }
+        }
+    }
+
+    @Test
+    void aRewriteThroughSaveAllContinuesInACompressionChildListedOnceAndDeletedWithIt() {
+        try (StateRepository store = TestStore.open(dir)) {
+            HermesChatMemoryRepository repository = new HermesChatMemoryRepository(store);
+            ChatMemory memory = MessageWindowChatMemory.builder().maxMessages(10).chatMemoryRepository(repository).build();
+            memory.add("c1", new UserMessage("Book a table for two."));
+            memory.add("c1", new AssistantMessage("For which evening?"));
+            memory.add("c1", new UserMessage("Friday."));
+            List<Message> loaded = repository.findByConversationId("c1");
+            List<Message> edited = List.of(loaded.get(0), new AssistantMessage("Which evening, and where?"), loaded.get(2));
+
+            repository.saveAll("c1", edited);
+
+            Session root = store.getSession("c1").orElseThrow();
+            assertEquals("compression", root.endReason());
+            String child = store.compressionTip("c1");
+            assertEquals("c1", store.getSession(child).orElseThrow().parentSessionId());
+            assertEquals(3, store.messageCount("c1"));
+            assertEquals(3, store.messageCount(child));
+            assertEquals(List.of("c1"), repository.findConversationIds());
+            assertEquals(edited, repository.findByConversationId("c1"));
+            memory.add("c1", new AssistantMessage("Friday it is."));
+            assertEquals(4, store.messageCount(child), "the conversation goes on in the child");
+
+            repository.deleteByConversationId("c1");
+            assertEquals(0, store.sessionCount(null));
+            assertEquals(0, store.messageCount(null));
+            assertEquals(List.of(), repository.findConversationIds());
+            assertEquals(0, PlainSql.number(TestStore.file(dir), "SELECT count(*) FROM hermes_state_window_message"));
+        }
+    }
+
+    @Test
+    void aSessionThePythonAgentWroteReadsWithAllItsMessagesAndGoesOn() {
+        Path copy = Fixtures.copy("state-v6.db", dir);
+        String session = "20260311_080000_2133b2";
+        try (StateRepository store = StateRepository.open(copy)) {
+            HermesChatMemoryRepository repository = HermesChatMemoryRepository.builder(store).source("cli").build();
+            List<Message> read = repository.findByConversationId(session);
+            assertEquals(SpringAiMessages.fromRows(store.getMessages(session)), read);
+            assertEquals(6, store.messageCount(session));
+            ChatMemory memory = MessageWindowChatMemory.builder().maxMessages(10).chatMemoryRepository(repository).build();
+            memory.add(session, new UserMessage("and the staging database?"));
+            assertEquals(7, store.messageCount(session), "the agent's rows were kept, only the new one appended");
+            assertEquals(30, store.sessionCount(null));
+            assertEquals(read.size() + 1, repository.findByConversationId(session).size());
         }
     }
 
     @Test
     void aSaveOfSeveralMessagesAtOnceAppendsThemAll() {
         try (StateRepository store = TestStore.open(dir)) {
-            HermesChatMemoryRepository repository = HermesChatMemoryRepository.builder(store)
-                    .windows(new ReferenceWindows(store)).source("billing-bot").build();
+            HermesChatMemoryRepository repository = HermesChatMemoryRepository.builder(store).source("billing-bot").build();
             List<Message> batch = turns(2).stream().flatMap(List::stream).toList();
             repository.saveAll("c2", batch);
             assertEquals(batch, repository.findByConversationId("c2"));
             assertEquals("billing-bot", store.getSession("c2").orElseThrow().source());
             assertEquals(List.of("c2"), repository.findConversationIds());
+            assertEquals(List.of(), repository.findByConversationId("unknown"));
         }
     }
 
     @Test
     void aRefusedMessageWritesNothing() {
         try (StateRepository store = TestStore.open(dir)) {
-            ReferenceWindows windows = new ReferenceWindows(store);
+            RecordingWindows windows = new RecordingWindows(store);
             HermesChatMemoryRepository repository = HermesChatMemoryRepository.builder(store).windows(windows).build();
             Media png = Media.builder().mimeType(MimeTypeUtils.IMAGE_PNG).data(new ByteArrayResource(new byte[]{1})).build();
             List<Message> withPicture = List.of(new UserMessage("first"),
@@ -128,6 +309,7 @@ class HermesChatMemoryRepositoryTest {
 
             assertEquals(List.of("b"), repository.findConversationIds());
             assertEquals(2, store.sessionCount(null));
+            assertFalse(store.getSession("a2").isPresent());
         }
     }
 

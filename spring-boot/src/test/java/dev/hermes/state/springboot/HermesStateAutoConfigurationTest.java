@@ -7,12 +7,20 @@ import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.StateIOException;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.springai.HermesChatMemoryRepository;
 import dev.hermes.state.testsupport.Fixtures;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.ai.chat.memory.ChatMemory;
+import org.springframework.ai.chat.memory.ChatMemoryRepository;
+import org.springframework.ai.chat.memory.InMemoryChatMemoryRepository;
+import org.springframework.ai.chat.memory.MessageWindowChatMemory;
+import org.springframework.ai.chat.messages.AssistantMessage;
+import org.springframework.ai.chat.messages.Message;
+import org.springframework.ai.chat.messages.UserMessage;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.actuate.health.Status;
@@ -177,6 +185,40 @@ class HermesStateAutoConfigurationTest {
                 .run(context -> {
                     assertThat(context).hasSingleBean(StateRepository.class);
                     assertThat(context).doesNotHaveBean("hermesStateHealthIndicator");
+                });
+    }
+
+    @Test
+    void withSpringAiTheChatMemoryRepositoryIsTheStoreWithTheConfiguredSource() {
+        Path file = dir.resolve("memory.db");
+        List<Message> said = List.of(new UserMessage("Is the kestrel back?"), new AssistantMessage("Yes, since Monday."));
+        runner.withPropertyValues("hermes.state.db=" + file, "hermes.state.spring-ai.source=bird-bot").run(context -> {
+            assertThat(context).hasSingleBean(ChatMemoryRepository.class);
+            ChatMemoryRepository repository = context.getBean(ChatMemoryRepository.class);
+            assertEquals(HermesChatMemoryRepository.class, repository.getClass());
+            ChatMemory memory = MessageWindowChatMemory.builder().maxMessages(10).chatMemoryRepository(repository).build();
+            memory.add("c1", said.get(0));
+            memory.add("c1", said.get(1));
+            assertEquals(List.of("c1"), repository.findConversationIds());
+        });
+        try (StateRepository again = StateRepository.openReadOnly(file)) {
+            assertEquals("bird-bot", again.getSession("c1").orElseThrow().source());
+            assertEquals(2, again.messageCount("c1"));
+            assertEquals(said, new HermesChatMemoryRepository(again).findByConversationId("c1"));
+        }
+    }
+
+    @Test
+    void theApplicationsOwnChatMemoryRepositoryWinsAndWithoutSpringAiThereIsNone() {
+        InMemoryChatMemoryRepository own = new InMemoryChatMemoryRepository();
+        runner.withPropertyValues("hermes.state.db=" + dir.resolve("own-memory.db"))
+                .withBean(ChatMemoryRepository.class, () -> own)
+                .run(context -> assertSame(own, context.getBean(ChatMemoryRepository.class)));
+        runner.withPropertyValues("hermes.state.db=" + dir.resolve("no-spring-ai.db"))
+                .withClassLoader(new FilteredClassLoader(ChatMemoryRepository.class))
+                .run(context -> {
+                    assertThat(context).hasSingleBean(StateRepository.class);
+                    assertThat(context).doesNotHaveBean("hermesChatMemoryRepository");
                 });
     }
 

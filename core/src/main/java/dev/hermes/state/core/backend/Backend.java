@@ -5,6 +5,7 @@ import org.jooq.Condition;
 import org.jooq.Field;
 import org.jooq.SQLDialect;
 import org.jooq.Table;
+import org.jooq.impl.DSL;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -70,6 +71,17 @@ public interface Backend {
      * (no wildcards), with Hermes' case rules (SQLite's LIKE: ASCII letters case-insensitive).
      */
     Condition startsWith(Field<String> field, String prefix);
+
+    /**
+     * Whether the database has {@code table}, read in {@code transaction} without failing it. For
+     * hermes-state's own tables, which a file opened read-only (or without migrating) may lack. The
+     * SQL standard's information schema (the current schema) unless the engine lacks it.
+     */
+    default boolean hasTable(Transaction transaction, Table<?> table) throws SQLException {
+        return transaction.dsl().fetchCount(DSL.table(DSL.name("information_schema", "tables")),
+                DSL.field(DSL.name("table_schema")).eq(DSL.currentSchema())
+                        .and(DSL.field(DSL.name("table_name")).eq(table.getName()))) > 0;
+    }
 
     /** Full-text search over the messages, in this engine's dialect. */
     MessageSearch messageSearch();

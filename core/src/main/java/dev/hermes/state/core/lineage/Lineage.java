@@ -104,6 +104,21 @@ public final class Lineage {
                 .limit(DSL.inline(1));
     }
 
+    /**
+     * A conversation: {@code sessionId} and the compression children that continue it, up to its
+     * {@linkplain #compressionTip tip}, first to last; empty for an unknown id.
+     */
+    public List<String> conversation(Transaction transaction, String sessionId) throws SQLException {
+        List<String> chain = new ArrayList<>();
+        for (LineageNode node : ancestors(transaction.dsl(), compressionTip(transaction, sessionId))) {
+            chain.add(0, node.session().id());
+            if (node.session().id().equals(sessionId)) {
+                return chain;
+            }
+        }
+        return List.of();
+    }
+
     /** The session (depth 0), its parent (1), ... up to its root; empty for an unknown id. */
     public List<LineageNode> ancestors(DSLContext dsl, String sessionId) {
         Field<String> upId = DSL.field(DSL.name("up", "id"), String.class);

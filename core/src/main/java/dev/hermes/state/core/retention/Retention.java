@@ -2,12 +2,14 @@ package dev.hermes.state.core.retention;
 
 import dev.hermes.state.core.arguments.Arguments;
 import dev.hermes.state.core.backend.Transaction;
+import dev.hermes.state.core.lineage.Lineage;
 import dev.hermes.state.core.messages.Messages;
 import dev.hermes.state.core.model.Session;
 import dev.hermes.state.core.model.SessionExport;
 import dev.hermes.state.core.rows.EpochSeconds;
 import dev.hermes.state.core.rows.Rows;
 import dev.hermes.state.core.sessions.Sessions;
+import dev.hermes.state.core.windows.Windows;
 import org.jooq.Condition;
 import org.jooq.Cursor;
 import org.jooq.DSLContext;
@@ -30,10 +32,14 @@ public final class Retention {
 
     private final Sessions sessions;
     private final Messages messages;
+    private final Lineage lineage;
+    private final Windows windows;
 
-    public Retention(Sessions sessions, Messages messages) {
+    public Retention(Sessions sessions, Messages messages, Lineage lineage, Windows windows) {
         this.sessions = sessions;
         this.messages = messages;
+        this.lineage = lineage;
+        this.windows = windows;
     }
 
     /** export_session: every column plus the messages (as get_messages), or empty. */
@@ -62,16 +68,39 @@ public final class Retention {
 
     /**
      * delete_session: its children become roots (grandchildren keep their parent), its messages (and
-     * their search index rows) and the session are deleted; false if unknown.
+     * their search index rows), its window and the session are deleted; false if unknown.
      */
-    public boolean delete(Transaction transaction, String sessionId) {
+    public boolean delete(Transaction transaction, String sessionId) throws SQLException {
         DSLContext dsl = transaction.dsl();
         if (!Sessions.exists(dsl, sessionId)) {
             return false;
         }
         dsl.update(SESSIONS).setNull(SESSIONS.PARENT_SESSION_ID).where(SESSIONS.PARENT_SESSION_ID.eq(sessionId)).execute();
         dsl.deleteFrom(MESSAGES).where(MESSAGES.SESSION_ID.eq(sessionId)).execute();
+        windows.forget(transaction, List.of(sessionId));
         dsl.deleteFrom(SESSIONS).where(SESSIONS.ID.eq(sessionId)).execute();
+        return true;
+    }
+
+    /**
+     * Deletes a conversation: the session and every compression child that continues it, with their
+     * messages (and search index rows) and windows; other children of those sessions (delegates,
+     * branches) become roots, as with {@link #delete}. False when there is no such session.
+     */
+    public boolean deleteConversation(Transaction transaction, String sessionId) throws SQLException {
+        List<String> conversation = lineage.conversation(transaction, sessionId);
+        if (conversation.isEmpty()) {
+            return false;
+        }
+        DSLContext dsl = transaction.dsl();
+        dsl.update(SESSIONS).setNull(SESSIONS.PARENT_SESSION_ID)
+                .where(SESSIONS.PARENT_SESSION_ID.in(conversation)).and(SESSIONS.ID.notIn(conversation)).execute();
+        dsl.deleteFrom(MESSAGES).where(MESSAGES.SESSION_ID.in(conversation)).execute();
+        windows.forget(transaction, conversation);
+        // children before parents: a session's parent must exist while it does
+        for (int i = conversation.size() - 1; i >= 0; i--) {
+            dsl.deleteFrom(SESSIONS).where(SESSIONS.ID.eq(conversation.get(i))).execute();
+        }
         return true;
     }
 
@@ -98,13 +127,16 @@ public final class Retention {
 
     /**
      * Deletes the {@link #prunable} sessions as {@link #delete} does, with set-based statements (no
-     * bound parameter per session, so any number of sessions can go); returns how many.
+     * bound parameter per session, so any number of sessions can go); returns how many. The windows
+     * of every session that is gone go too (also those the Python agent's deletes left behind).
      */
-    public int prune(Transaction transaction, Condition prunable) {
+    public int prune(Transaction transaction, Condition prunable) throws SQLException {
         DSLContext dsl = transaction.dsl();
         var doomed = DSL.select(SESSIONS.ID).from(SESSIONS).where(prunable);
         dsl.update(SESSIONS).setNull(SESSIONS.PARENT_SESSION_ID).where(SESSIONS.PARENT_SESSION_ID.in(doomed)).execute();
         dsl.deleteFrom(MESSAGES).where(MESSAGES.SESSION_ID.in(doomed)).execute();
-        return dsl.deleteFrom(SESSIONS).where(prunable).execute();
+        int deleted = dsl.deleteFrom(SESSIONS).where(prunable).execute();
+        windows.forgetOrphans(transaction);
+        return deleted;
     }
 }

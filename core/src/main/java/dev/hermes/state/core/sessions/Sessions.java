@@ -43,6 +43,13 @@ public final class Sessions {
                     .where(SESSIONS.ID.eq(DSL.param("id", String.class)))
                     .and(SESSIONS.ENDED_AT.isNull()),
             "endedAt", "endReason", "id");
+    /** An end that replaces any earlier one: a conversation that goes on after its end is continued in a child. */
+    private static final PreparedQuery END_AGAIN = PreparedQuery.of(() -> DSL
+                    .update(SESSIONS)
+                    .set(SESSIONS.ENDED_AT, PreparedQuery.epochSeconds("endedAt", SESSIONS.ENDED_AT))
+                    .set(SESSIONS.END_REASON, DSL.param("endReason", String.class))
+                    .where(SESSIONS.ID.eq(DSL.param("id", String.class))),
+            "endedAt", "endReason", "id");
 
     private final Backend backend;
 
@@ -74,6 +81,11 @@ public final class Sessions {
     /** True when this call ended the session (it existed and had not ended). */
     public boolean end(Transaction transaction, String id, String endReason, double endedAt) throws SQLException {
         return END.execute(transaction, endedAt, endReason, id) > 0;
+    }
+
+    /** Sets ended_at and end_reason whether or not the session had ended (unlike end_session, the last end wins). */
+    public void endAgain(Transaction transaction, String id, String endReason, double endedAt) throws SQLException {
+        END_AGAIN.execute(transaction, endedAt, endReason, id);
     }
 
     /** Clears ended_at and end_reason; returns the rows changed. */

@@ -60,7 +60,7 @@ class CliWriteCommandsTest {
         assertEquals(2, status.get("schema_version").asInt());
         assertFalse(status.get("up_to_date").asBoolean());
         assertFalse(status.get("newer_than_latest").asBoolean());
-        assertEquals(34, status.get("pending").size(), "every step of versions 1-6 is to be recorded or run");
+        assertEquals(36, status.get("pending").size(), "every step of versions 1-6 is to be recorded or run");
         assertEquals(0, status.get("applied").size());
         assertEquals(30, status.get("sessions").asInt());
         assertEquals(95, status.get("messages").asInt());

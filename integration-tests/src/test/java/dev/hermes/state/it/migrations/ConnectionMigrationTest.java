@@ -48,7 +48,7 @@ class ConnectionMigrationTest {
         try (Connection connection = SqliteDb.readWrite(db)) {
             connection.setAutoCommit(false);
             MigrationResult result = Migrator.create().migrate(connection);
-            assertEquals(16, result.executed().size());
+            assertEquals(18, result.executed().size());
             assertFalse(connection.getAutoCommit());
 
             assertTrue(Migrator.create().migrate(connection).fastPath());

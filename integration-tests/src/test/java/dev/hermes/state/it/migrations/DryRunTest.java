@@ -33,7 +33,7 @@ class DryRunTest {
         assertEquals(2, result.fromVersion());
         assertEquals(2, result.toVersion(), "nothing changed");
         assertEquals(14, result.adopted().size());
-        assertEquals(20, result.executed().size());
+        assertEquals(22, result.executed().size());
         MigrationResult.AppliedChange title = result.executed().get(0);
         assertEquals("v3-sessions-title", title.id());
         assertEquals(3, title.version());
@@ -55,7 +55,7 @@ class DryRunTest {
         MigrationResult result = Migrator.create().dryRun(db);
         assertTrue(result.dryRun());
         assertTrue(result.created());
-        assertEquals(34, result.executed().size());
+        assertEquals(36, result.executed().size());
         assertFalse(Files.exists(dir.resolve("not")), "not even the folder");
     }
 
@@ -82,7 +82,7 @@ class DryRunTest {
         assertTrue(out.startsWith("-- v1-schema-version-table (already present: recorded only)\n"), out);
         assertTrue(out.contains("-- v5-sessions-cache_read_tokens\nALTER TABLE sessions ADD COLUMN cache_read_tokens INTEGER DEFAULT 0;\n"), out);
         assertTrue(out.contains("-- v6-schema-version\nUPDATE schema_version SET version = 6;\n"), out);
-        assertTrue(out.endsWith(db + ": dry run, nothing written; schema version 4 -> 6 (16 changesets to run, 18 already present)\n"), out);
+        assertTrue(out.endsWith(db + ": dry run, nothing written; schema version 4 -> 6 (18 changesets to run, 18 already present)\n"), out);
         assertEquals(sha, Fixtures.sha256(db));
 
         Path missing = dir.resolve("new/state.db");
@@ -90,7 +90,7 @@ class DryRunTest {
         assertEquals(0, fresh.exitCode(), fresh.toString());
         assertTrue(fresh.stdout().contains("CREATE VIRTUAL TABLE messages_fts USING fts5("), fresh.stdout());
         assertTrue(fresh.stdout().endsWith(missing + ": dry run, nothing written; would be created at schema version 6"
-                + " (34 changesets to run, 0 already present)\n"), fresh.stdout());
+                + " (36 changesets to run, 0 already present)\n"), fresh.stdout());
         assertFalse(Files.exists(missing.getParent()));
     }
 

@@ -71,7 +71,9 @@ final class ExpectedSchema {
     /** The objects of a version-6 file besides the SPEC's own: SQLite's and FTS5's internals, Liquibase's bookkeeping. */
     static final Set<String> SUPPORTING_OBJECTS = Set.of("table sqlite_sequence", "index sqlite_autoindex_sessions_1",
             "table messages_fts_config", "table messages_fts_data", "table messages_fts_docsize", "table messages_fts_idx",
-            "table DATABASECHANGELOG", "table DATABASECHANGELOGLOCK");
+            "table DATABASECHANGELOG", "table DATABASECHANGELOGLOCK",
+            // hermes-state's own tables (the chat memories' conversation windows)
+            "table hermes_state_window", "index sqlite_autoindex_hermes_state_window_1", "table hermes_state_window_message");
 
     /**
      * The Python agent's start-up statements at version 6: SPEC section 1 with IF NOT EXISTS, in three

@@ -37,10 +37,10 @@ class NewFileTest {
         assertFalse(result.dryRun());
         assertEquals(0, result.fromVersion());
         assertEquals(6, result.toVersion());
-        assertEquals(34, result.executed().size());
+        assertEquals(36, result.executed().size());
         assertEquals(List.of(), result.adopted());
         ExpectedSchema.assertVersion6(db, Set.of());
-        assertEquals(34, SqliteDb.changelog(db).size());
+        assertEquals(36, SqliteDb.changelog(db).size());
         assertTrue(SqliteDb.changelog(db).stream().allMatch(row -> row.execType().equals("EXECUTED")));
         assertEquals(List.of(List.of(1, 0)), SqliteDb.rows(db, "SELECT ID, LOCKED FROM DATABASECHANGELOGLOCK"));
         assertEquals("ok", SqliteDb.single(db, "PRAGMA integrity_check"));

@@ -37,7 +37,7 @@ class StaleLockTest {
 
         assertEquals(2, result.fromVersion());
         assertEquals(6, result.toVersion());
-        assertEquals(20, result.executed().size());
+        assertEquals(22, result.executed().size());
         assertEquals(List.of(Arrays.asList(1, 0, null, null)),
                 SqliteDb.rows(db, "SELECT ID, LOCKED, LOCKGRANTED, LOCKEDBY FROM DATABASECHANGELOGLOCK"));
         ExpectedSchema.assertVersion6(db, java.util.Set.of());

@@ -8,6 +8,7 @@ import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.model.ListSessionsQuery;
 import dev.hermes.state.core.model.Message;
 import dev.hermes.state.core.model.NewMessage;
+import dev.hermes.state.core.model.WindowEntry;
 import dev.hermes.state.core.model.NewSession;
 import dev.hermes.state.core.model.Page;
 import dev.hermes.state.core.model.SearchHit;
@@ -164,6 +165,9 @@ class BadInputTest {
         byId.put("getMessagesPage", id -> store.getMessagesPage(id, null, 10));
         byId.put("ensureSession", id -> voidCall(() -> store.ensureSession(id, "cli", null)));
         byId.put("createSession", id -> store.createSession(id, "cli"));
+        byId.put("loadConversationWindow", id -> store.loadConversationWindow(id));
+        byId.put("deleteConversation", id -> store.deleteConversation(id));
+        byId.put("saveConversationWindow", id -> store.saveConversationWindow(id, "spring-ai", List.of(WindowEntry.fresh(NewMessage.of("user", "hi")))));
 
         for (var operation : byId.entrySet()) {
             String name = operation.getKey();
@@ -171,7 +175,7 @@ class BadInputTest {
             for (String invalid : Arrays.asList(NULL, EMPTY, BLANK, OVER_LONG)) {
                 cases.add(new Case(name, describe(invalid), () -> call.apply(invalid), rejects(InvalidArgumentException.class)));
             }
-            if (name.equals("ensureSession") || name.equals("createSession")) {
+            if (name.equals("ensureSession") || name.equals("createSession") || name.equals("saveConversationWindow")) {
                 continue; // with a new id they create a session: the second table
             }
             List<String> unknownIds = new ArrayList<>(SQL_LOOKING);
@@ -186,14 +190,20 @@ class BadInputTest {
         cases.add(new Case("resolveSessionId", "prefix 'back\\'", () -> store.resolveSessionId("back\\"), returns(Optional.of("back\\1"))));
         cases.add(new Case("resolveSessionId", "prefix 'lit' (two match)", () -> store.resolveSessionId("lit"), returns(Optional.empty())));
         cases.add(new Case("compressionTip", "the chain's root", () -> store.compressionTip(CHAIN_ROOT), returns(LIVE)));
+        cases.add(new Case("saveConversationWindow", "blank source", () -> store.saveConversationWindow(LIVE, BLANK, List.of()),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("saveConversationWindow", "null window", () -> store.saveConversationWindow(LIVE, "cli", null),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("saveConversationWindow", "a null entry", () -> store.saveConversationWindow(LIVE, "cli",
+                Arrays.asList(WindowEntry.fresh(NewMessage.of("user", "a")), null)), rejects(InvalidArgumentException.class)));
     }
 
     private static Outcome unknownIdOutcome(String operation, String id) {
         return switch (operation) {
             case "getSession", "getSessionTitle", "exportSession", "resolveSessionId" -> returns(Optional.empty());
-            case "getMessages", "getMessagesAsConversation", "ancestors", "lineageTree" -> returns(List.of());
+            case "getMessages", "getMessagesAsConversation", "ancestors", "lineageTree", "loadConversationWindow" -> returns(List.of());
             case "compressionTip" -> returns(id);
-            case "endSession", "setSessionTitle", "deleteSession" -> returns(false);
+            case "endSession", "setSessionTitle", "deleteSession", "deleteConversation" -> returns(false);
             case "reopenSession", "updateSystemPrompt", "updateTokenCounts", "clearMessages" -> returns(null);
             case "appendMessage", "appendMessages" -> rejects(ConstraintViolationException.class);
             case "getMessagesPage" -> satisfies("an empty last page",

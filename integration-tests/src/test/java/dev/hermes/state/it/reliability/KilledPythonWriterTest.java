@@ -72,7 +72,11 @@ class KilledPythonWriterTest {
 
         ProcessResult list = cli.run("--db", db.toString(), "--json", "sessions", "list", "--limit", "100");
         assertEquals(0, list.exitCode(), list.toString());
-        assertEquals(committed, StoreFiles.rowCounts(db), "the last committed state, nothing of the killed transaction");
+        Map<String, Long> expected = new java.util.TreeMap<>(committed);
+        // the read-write open migrates: hermes-state's own (empty) tables for conversation windows join Hermes' ones
+        expected.put("hermes_state_window", 0L);
+        expected.put("hermes_state_window_message", 0L);
+        assertEquals(expected, StoreFiles.rowCounts(db), "the last committed state, nothing of the killed transaction");
         assertEquals(FIXTURE_SESSIONS, committed.get("sessions"));
         try (Connection connection = StoreFiles.readWrite(db)) {
             assertEquals("ok", StoreFiles.integrityCheck(connection));

@@ -3,6 +3,8 @@ package dev.hermes.state.core.backend.sqlite;
 import dev.hermes.state.HermesStateException;
 import dev.hermes.state.core.backend.Backend;
 import dev.hermes.state.core.backend.MessageSearch;
+import dev.hermes.state.core.backend.PreparedQuery;
+import dev.hermes.state.core.backend.Transaction;
 import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteErrors;
 import org.jooq.Condition;
@@ -32,6 +34,11 @@ public final class SqliteBackend implements Backend {
     /** A reset write-ahead log is cut back to this size, so one huge transaction does not leave a huge file. */
     private static final long JOURNAL_SIZE_LIMIT_BYTES = 16L * 1024 * 1024;
     private static final char LIKE_ESCAPE = '\\';
+
+    private static final PreparedQuery HAS_TABLE = PreparedQuery.of(() -> DSL
+            .selectCount().from(DSL.table(DSL.name("sqlite_master")))
+            .where(DSL.field(DSL.name("type"), String.class).eq(DSL.inline("table")))
+            .and(DSL.field(DSL.name("name"), String.class).eq(DSL.param("table", String.class))), "table");
 
     private final RetryPolicy retryPolicy;
 
@@ -136,6 +143,11 @@ public final class SqliteBackend implements Backend {
     public Condition startsWith(Field<String> field, String prefix) {
         String escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
         return field.like(escaped + "%", LIKE_ESCAPE);
+    }
+
+    @Override
+    public boolean hasTable(Transaction transaction, Table<?> table) throws SQLException {
+        return HAS_TABLE.fetchLong(transaction, table.getName()) > 0;
     }
 
     /** FTS5 MATCH with bm25 ranking and snippets, Hermes' LIKE fallback for CJK text. */

@@ -1,0 +1,323 @@
+package dev.hermes.state.core.windows;
+
+import dev.hermes.state.StateIOException;
+import dev.hermes.state.core.backend.Backend;
+import dev.hermes.state.core.backend.PreparedQuery;
+import dev.hermes.state.core.backend.Transaction;
+import dev.hermes.state.core.json.PythonJson;
+import dev.hermes.state.core.lineage.Lineage;
+import dev.hermes.state.core.messages.MessageAppends;
+import dev.hermes.state.core.messages.Messages;
+import dev.hermes.state.core.messages.NewMessageRow;
+import dev.hermes.state.core.model.Message;
+import dev.hermes.state.core.model.SavedWindow;
+import dev.hermes.state.core.rows.EpochSeconds;
+import dev.hermes.state.core.rows.Rows;
+import dev.hermes.state.core.sessions.NewSessionRow;
+import dev.hermes.state.core.sessions.Sessions;
+import dev.hermes.state.core.titles.SessionTitles;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.JSON;
+import org.jooq.Record;
+import org.jooq.Result;
+import org.jooq.impl.DSL;
+import org.jspecify.annotations.Nullable;
+
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+
+import static dev.hermes.state.db.Tables.HERMES_STATE_WINDOW;
+import static dev.hermes.state.db.Tables.HERMES_STATE_WINDOW_MESSAGE;
+import static dev.hermes.state.db.Tables.MESSAGES;
+import static dev.hermes.state.db.Tables.SESSIONS;
+
+/**
+ * Conversation windows: the list of messages a chat memory returns, kept beside the session that
+ * holds every message ever saved (see memory/DESIGN-memory.md). A window is a row of
+ * {@code hermes_state_window} (the session, its started_at, when it was saved) and its messages in
+ * order, rows of {@code hermes_state_window_message}; both are hermes-state's own tables, which the
+ * Python agent never reads or changes, so its deletes leave window rows behind: reads join them to
+ * the messages by id <em>and</em> session (ids are never reused), and a window whose session has
+ * another started_at belongs to an earlier, deleted session of that id and is ignored (compared as
+ * stored, not with a clock: a clock may go back).
+ *
+ * <p>A save extends or trims the tip's history (appending only new messages through the path of
+ * append_message, never deleting or re-inserting one), or, when it rewrites history, continues the
+ * conversation in a compression child, Hermes' own model.
+ */
+public final class Windows {
+    private static final String SYSTEM = "system";
+    /** Hermes' session ids: {@code YYYYMMDD_HHMMSS_<6 hex>}, in local time, as {@code datetime.now()} gives it. */
+    private static final DateTimeFormatter SESSION_ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss");
+
+    /** The session's window, when it has one saved for this very session (not an earlier one of its id). */
+    private static final PreparedQuery SAVED = PreparedQuery.of(() -> DSL
+            .select(HERMES_STATE_WINDOW.SESSION_ID)
+            .from(HERMES_STATE_WINDOW)
+            .join(SESSIONS).on(SESSIONS.ID.eq(HERMES_STATE_WINDOW.SESSION_ID))
+            .where(HERMES_STATE_WINDOW.SESSION_ID.eq(DSL.param("sessionId", String.class)))
+            .and(EpochSeconds.column(HERMES_STATE_WINDOW.SESSION_STARTED_AT).eq(EpochSeconds.column(SESSIONS.STARTED_AT))),
+            "sessionId");
+    private static final PreparedQuery STARTED_AT = PreparedQuery.of(() -> DSL
+            .select(EpochSeconds.column(SESSIONS.STARTED_AT))
+            .from(SESSIONS)
+            .where(SESSIONS.ID.eq(DSL.param("sessionId", String.class))), "sessionId");
+    /** The window's messages in window order; a row whose message is gone (deleted by the Python agent) is skipped. */
+    private static final PreparedQuery ROWS = PreparedQuery.of(() -> DSL
+            .select(MESSAGES.fields())
+            .from(HERMES_STATE_WINDOW_MESSAGE)
+            .join(MESSAGES).on(MESSAGES.ID.eq(HERMES_STATE_WINDOW_MESSAGE.MESSAGE_ID))
+            .and(MESSAGES.SESSION_ID.eq(HERMES_STATE_WINDOW_MESSAGE.SESSION_ID))
+            .where(HERMES_STATE_WINDOW_MESSAGE.SESSION_ID.eq(DSL.param("sessionId", String.class)))
+            .orderBy(HERMES_STATE_WINDOW_MESSAGE.POSITION), "sessionId");
+    private static final PreparedQuery MESSAGE = PreparedQuery.of(() -> DSL
+            .selectFrom(MESSAGES)
+            .where(MESSAGES.ID.eq(DSL.param("id", Long.class))), "id");
+    private static final PreparedQuery CLEAR = PreparedQuery.of(() -> DSL
+            .deleteFrom(HERMES_STATE_WINDOW_MESSAGE)
+            .where(HERMES_STATE_WINDOW_MESSAGE.SESSION_ID.eq(DSL.param("sessionId", String.class))), "sessionId");
+    private static final PreparedQuery PLACE = PreparedQuery.of(() -> DSL
+            .insertInto(HERMES_STATE_WINDOW_MESSAGE)
+            .set(HERMES_STATE_WINDOW_MESSAGE.SESSION_ID, DSL.param("sessionId", String.class))
+            .set(HERMES_STATE_WINDOW_MESSAGE.POSITION, DSL.param("position", Long.class))
+            .set(HERMES_STATE_WINDOW_MESSAGE.MESSAGE_ID, DSL.param("messageId", Long.class)),
+            "sessionId", "position", "messageId");
+    private static final PreparedQuery STAMP = PreparedQuery.of(() -> DSL
+            .insertInto(HERMES_STATE_WINDOW)
+            .set(HERMES_STATE_WINDOW.SESSION_ID, DSL.param("sessionId", String.class))
+            .set(HERMES_STATE_WINDOW.SESSION_STARTED_AT,
+                    PreparedQuery.epochSeconds("sessionStartedAt", HERMES_STATE_WINDOW.SESSION_STARTED_AT))
+            .set(HERMES_STATE_WINDOW.SAVED_AT, PreparedQuery.epochSeconds("savedAt", HERMES_STATE_WINDOW.SAVED_AT))
+            .onConflict(HERMES_STATE_WINDOW.SESSION_ID)
+            .doUpdate()
+            .set(HERMES_STATE_WINDOW.SESSION_STARTED_AT, DSL.excluded(HERMES_STATE_WINDOW.SESSION_STARTED_AT))
+            .set(HERMES_STATE_WINDOW.SAVED_AT, DSL.excluded(HERMES_STATE_WINDOW.SAVED_AT)),
+            "sessionId", "sessionStartedAt", "savedAt");
+
+    /** One entry of a window to save: its columns, checked and encoded, and the stored row it keeps (or null). */
+    public record Entry(NewMessageRow row, @Nullable Long storedId) {
+    }
+
+    private final Backend backend;
+    private final Lineage lineage;
+    private final Sessions sessions;
+    private final Messages messages;
+    private final MessageAppends appends;
+    private final SessionTitles titles;
+    /** Once seen, the tables stay: only a read-only (or not migrated) store on an older file lacks them. */
+    private volatile boolean tablesSeen;
+
+    public Windows(Backend backend, Lineage lineage, Sessions sessions, Messages messages, MessageAppends appends,
+                   SessionTitles titles) {
+        this.backend = backend;
+        this.lineage = lineage;
+        this.sessions = sessions;
+        this.messages = messages;
+        this.appends = appends;
+        this.titles = titles;
+    }
+
+    /**
+     * The window of the conversation's compression tip, in window order; all the tip's messages (as
+     * get_messages orders them) when no window was saved there; empty for an unknown conversation.
+     */
+    public List<Message> load(Transaction transaction, String conversationId) throws SQLException {
+        String tip = lineage.compressionTip(transaction, conversationId);
+        if (!hasTables(transaction) || SAVED.fetch(transaction, tip).isEmpty()) {
+            return messages.of(transaction, tip);
+        }
+        return ROWS.fetch(transaction, tip).map(Rows::message);
+    }
+
+    /**
+     * Makes {@code window} the conversation's window, creating the session ({@code source}) on the
+     * first save. When the window is the tip's history trimmed and extended, the new entries are
+     * appended to the tip; otherwise the tip ends with {@code compression} and every entry is written
+     * to a new child session. Either way the window rows are replaced by the entries' rows.
+     */
+    public SavedWindow save(Transaction transaction, String conversationId, String source, List<Entry> window,
+                            double now) throws SQLException {
+        if (!hasTables(transaction)) {
+            throw new StateIOException("This store has no tables for conversation windows (hermes-state creates them"
+                    + " when it opens the file read-write and migrates it); nothing was written");
+        }
+        sessions.ensure(transaction, conversationId, source, null, now);
+        String tip = lineage.compressionTip(transaction, conversationId);
+        List<@Nullable Message> kept = keptRows(transaction, conversationId, tip, window);
+        boolean extending = extendsHistory(tip, window, kept);
+        String target = extending ? tip : continueInChild(transaction, tip, now);
+        List<NewMessageRow> fresh = new ArrayList<>();
+        for (int i = 0; i < window.size(); i++) {
+            if (!extending || kept.get(i) == null) {
+                fresh.add(window.get(i).row());
+            }
+        }
+        List<Long> appended = fresh.isEmpty() ? List.of() : appends.appendAll(transaction, target, fresh, now);
+        List<Long> ids = new ArrayList<>(window.size());
+        int next = 0;
+        for (int i = 0; i < window.size(); i++) {
+            Message row = extending ? kept.get(i) : null;
+            ids.add(row != null ? row.id() : appended.get(next++));
+        }
+        CLEAR.execute(transaction, target);
+        for (int position = 0; position < ids.size(); position++) {
+            PLACE.execute(transaction, target, (long) position, ids.get(position));
+        }
+        STAMP.execute(transaction, target, STARTED_AT.fetch(transaction, target).get(0).get(0, Double.class), now);
+        return new SavedWindow(target, ids, fresh.size(), !extending);
+    }
+
+    /** Deletes the windows of these sessions (delete_session, clear_messages, a conversation's delete). */
+    public void forget(Transaction transaction, Collection<String> sessionIds) throws SQLException {
+        if (hasTables(transaction)) {
+            forget(transaction.dsl(), HERMES_STATE_WINDOW.SESSION_ID.in(sessionIds),
+                    HERMES_STATE_WINDOW_MESSAGE.SESSION_ID.in(sessionIds));
+        }
+    }
+
+    /** Deletes the windows whose session is gone (a prune's, and those the Python agent's deletes left behind). */
+    public void forgetOrphans(Transaction transaction) throws SQLException {
+        if (hasTables(transaction)) {
+            forget(transaction.dsl(), HERMES_STATE_WINDOW.SESSION_ID.notIn(DSL.select(SESSIONS.ID).from(SESSIONS)),
+                    HERMES_STATE_WINDOW_MESSAGE.SESSION_ID.notIn(DSL.select(SESSIONS.ID).from(SESSIONS)));
+        }
+    }
+
+    private static void forget(DSLContext dsl, Condition windows, Condition rows) {
+        dsl.deleteFrom(HERMES_STATE_WINDOW_MESSAGE).where(rows).execute();
+        dsl.deleteFrom(HERMES_STATE_WINDOW).where(windows).execute();
+    }
+
+    private boolean hasTables(Transaction transaction) throws SQLException {
+        if (!tablesSeen && backend.hasTable(transaction, HERMES_STATE_WINDOW)
+                && backend.hasTable(transaction, HERMES_STATE_WINDOW_MESSAGE)) {
+            tablesSeen = true;
+        }
+        return tablesSeen;
+    }
+
+    /**
+     * For each entry, the stored row it keeps: a message of the conversation (its sessions from
+     * {@code conversationId} to the tip); null for a new entry, and for an id that is not such a
+     * message (deleted, or of another conversation), which is then stored as new: never an error,
+     * never a lost message.
+     */
+    private List<@Nullable Message> keptRows(Transaction transaction, String conversationId, String tip,
+                                             List<Entry> window) throws SQLException {
+        List<@Nullable Message> kept = new ArrayList<>(window.size());
+        List<String> conversation = null;
+        for (Entry entry : window) {
+            Long id = entry.storedId();
+            Message row = null;
+            if (id != null) {
+                Result<Record> found = MESSAGE.fetch(transaction, id);
+                row = found.isEmpty() ? null : Rows.message(found.get(0));
+            }
+            if (row != null && !row.sessionId().equals(tip)) {
+                if (conversation == null) {
+                    conversation = lineage.conversation(transaction, conversationId);
+                }
+                if (!conversation.contains(row.sessionId())) {
+                    row = null;
+                }
+            }
+            kept.add(row);
+        }
+        return kept;
+    }
+
+    /**
+     * The window is the tip's history trimmed and extended: every kept row is the tip's and reads as
+     * its entry does, kept rows keep their order, and every new message comes after the last kept
+     * one. System messages may sit anywhere (the frameworks move a new one to the end, or to the
+     * front); the others follow the conversation's order, so that the session reads as it was said.
+     */
+    private static boolean extendsHistory(String tip, List<Entry> window, List<@Nullable Message> kept) {
+        long lastKept = Long.MIN_VALUE;
+        boolean newSinceLastKept = false;
+        for (int i = 0; i < window.size(); i++) {
+            NewMessageRow entry = window.get(i).row();
+            Message row = kept.get(i);
+            boolean system = SYSTEM.equals(entry.role());
+            if (row == null) {
+                newSinceLastKept |= !system;
+                continue;
+            }
+            if (!row.sessionId().equals(tip) || !sameMessage(row, entry)) {
+                return false;
+            }
+            if (!system) {
+                if (row.id() <= lastKept || newSinceLastKept) {
+                    return false;
+                }
+                lastKept = row.id();
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The stored row says what the entry says: role, text, tool call id, tool name and tool calls (as
+     * JSON values: the Python agent spaces its JSON differently). A missing text equals an empty one.
+     */
+    private static boolean sameMessage(Message row, NewMessageRow entry) {
+        return row.role().equals(entry.role())
+                && text(row.content()).equals(text(entry.content()))
+                && text(row.toolCallId()).equals(text(entry.toolCallId()))
+                && text(row.toolName()).equals(text(entry.toolName()))
+                && Objects.equals(toolCalls(row.toolCalls()), toolCalls(entry.toolCalls() == null ? null
+                : PythonJson.parse(entry.toolCalls())));
+    }
+
+    private static String text(@Nullable String value) {
+        return value == null ? "" : value;
+    }
+
+    private static @Nullable Object toolCalls(@Nullable Object decoded) {
+        return decoded instanceof Collection<?> list && list.isEmpty() ? null : decoded;
+    }
+
+    /**
+     * Hermes' compression: the tip ends now with {@code compression} (replacing an earlier end: the
+     * conversation went on), and a child session that starts now continues it, with the tip's source,
+     * user, model, model config and system prompt, and its title's next number in the lineage.
+     */
+    private String continueInChild(Transaction transaction, String tip, double now) throws SQLException {
+        DSLContext dsl = transaction.dsl();
+        Record parent = Objects.requireNonNull(dsl.select(SESSIONS.SOURCE, SESSIONS.USER_ID, SESSIONS.MODEL,
+                        SESSIONS.MODEL_CONFIG, SESSIONS.SYSTEM_PROMPT, SESSIONS.TITLE)
+                .from(SESSIONS).where(SESSIONS.ID.eq(tip)).fetchOne(), "the tip exists");
+        sessions.endAgain(transaction, tip, Lineage.COMPRESSION, now);
+        String child = newSessionId(dsl, now);
+        JSON modelConfig = parent.get(SESSIONS.MODEL_CONFIG);
+        sessions.create(transaction, new NewSessionRow(child, parent.get(SESSIONS.SOURCE), parent.get(SESSIONS.USER_ID),
+                parent.get(SESSIONS.MODEL), modelConfig == null ? null : modelConfig.data(),
+                parent.get(SESSIONS.SYSTEM_PROMPT), tip), now);
+        String title = parent.get(SESSIONS.TITLE);
+        if (title != null) {
+            titles.set(transaction, child, titles.nextInLineage(transaction, SessionTitles.base(title)));
+        }
+        return child;
+    }
+
+    private static String newSessionId(DSLContext dsl, double now) {
+        String time = SESSION_ID_TIME.format(Instant.ofEpochMilli((long) (now * 1000)).atZone(ZoneId.systemDefault()));
+        while (true) {
+            byte[] random = new byte[3];
+            ThreadLocalRandom.current().nextBytes(random);
+            String id = time + "_" + HexFormat.of().formatHex(random);
+            if (!Sessions.exists(dsl, id)) {
+                return id;
+            }
+        }
+    }
+}
