@@ -3,6 +3,7 @@ package dev.hermes.state.core.backend.sqlite;
 import dev.hermes.state.HermesStateException;
 import dev.hermes.state.core.backend.Backend;
 import dev.hermes.state.core.backend.MessageSearch;
+import dev.hermes.state.core.backend.Transaction;
 import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteErrors;
 import org.jooq.Condition;
@@ -167,6 +168,43 @@ public final class SqliteBackend implements Backend {
         // is at least the number of sessions, found with one index seek instead of count(*)'s scan.
         return DSL.select(DSL.coalesce(DSL.max(DSL.field(DSL.name("rowid"), Long.class)), DSL.inline(0L)))
                 .from(SESSIONS).asField();
+    }
+
+    /** AUTOINCREMENT's counter, which outlives the messages deleted from the end, or the largest id. */
+    @Override
+    public long messageIdHighWater(Transaction transaction) throws SQLException {
+        return transaction.withStatement("SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'messages'), 0),"
+                + " coalesce((SELECT max(id) FROM messages), 0))", statement -> {
+                    try (ResultSet row = statement.executeQuery()) {
+                        row.next();
+                        return row.getLong(1);
+                    }
+                });
+    }
+
+    /**
+     * SQLite moves the counter past an id inserted by hand itself; this carries a larger mark over
+     * (sqlite_sequence is an ordinary table; its row for messages appears with the first insert).
+     */
+    @Override
+    public void raiseMessageIdHighWater(Transaction transaction, long id) throws SQLException {
+        int updated = transaction.withStatement("UPDATE sqlite_sequence SET seq = ?1 WHERE name = 'messages' AND seq < ?1",
+                statement -> {
+                    statement.setLong(1, id);
+                    return statement.executeUpdate();
+                });
+        if (updated == 0) {
+            transaction.withStatement("INSERT INTO sqlite_sequence (name, seq) SELECT 'messages', ?1"
+                    + " WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'messages')", statement -> {
+                        statement.setLong(1, id);
+                        return statement.executeUpdate();
+                    });
+        }
+    }
+
+    @Override
+    public boolean storesNulInText() {
+        return true;
     }
 
     private static void execute(Connection connection, String sql) throws SQLException {
