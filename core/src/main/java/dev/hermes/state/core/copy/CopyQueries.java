@@ -61,12 +61,19 @@ final class CopyQueries {
                     .gt(DSL.row(DSL.param("timestamp", Double.class), DSL.param("id", Long.class))))
             .orderBy(MESSAGES.TIMESTAMP, MESSAGES.ID)
             .limit(DSL.param("limit", Integer.class)), "sessionId", "timestamp", "id", "limit");
-    static final PreparedQuery MESSAGE_IDS_OF = PreparedQuery.of(() -> DSL
-            .select(MESSAGES.ID).from(MESSAGES)
+    /** A session's message ids and timestamps, in (timestamp, id) order: the order of its index. */
+    static final PreparedQuery FIRST_MESSAGE_IDS_OF = PreparedQuery.of(() -> DSL
+            .select(MESSAGES.ID, EpochSeconds.column(MESSAGES.TIMESTAMP)).from(MESSAGES)
             .where(MESSAGES.SESSION_ID.eq(DSL.param("sessionId", String.class)))
-            .and(MESSAGES.ID.gt(DSL.param("after", Long.class)))
-            .orderBy(MESSAGES.ID)
-            .limit(DSL.param("limit", Integer.class)), "sessionId", "after", "limit");
+            .orderBy(MESSAGES.TIMESTAMP, MESSAGES.ID)
+            .limit(DSL.param("limit", Integer.class)), "sessionId", "limit");
+    static final PreparedQuery NEXT_MESSAGE_IDS_OF = PreparedQuery.of(() -> DSL
+            .select(MESSAGES.ID, EpochSeconds.column(MESSAGES.TIMESTAMP)).from(MESSAGES)
+            .where(MESSAGES.SESSION_ID.eq(DSL.param("sessionId", String.class)))
+            .and(DSL.row(EpochSeconds.column(MESSAGES.TIMESTAMP), MESSAGES.ID)
+                    .gt(DSL.row(DSL.param("timestamp", Double.class), DSL.param("id", Long.class))))
+            .orderBy(MESSAGES.TIMESTAMP, MESSAGES.ID)
+            .limit(DSL.param("limit", Integer.class)), "sessionId", "timestamp", "id", "limit");
     static final PreparedQuery MESSAGES_BY_ID = PreparedQuery.of(() -> DSL
             .select(MESSAGES.fields()).from(MESSAGES)
             .where(MESSAGES.ID.gt(DSL.param("after", Long.class)))

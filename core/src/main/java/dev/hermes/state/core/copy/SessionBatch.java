@@ -160,28 +160,43 @@ final class SessionBatch {
     private List<String> sessionsWithTakenMessageIds() throws SQLException {
         List<String> taken = new ArrayList<>();
         for (String session : toWrite.keySet()) {
-            long after = Long.MIN_VALUE;
-            while (true) {
-                List<Long> ids = CopyQueries.MESSAGE_IDS_OF.query(from, rows -> {
-                    List<Long> page = new ArrayList<>();
-                    while (rows.next()) {
-                        page.add(rows.getLong(1));
-                    }
-                    return page;
-                }, session, after, CopyQueries.IN_LIST);
-                if (ids.isEmpty()) {
-                    break;
-                }
+            MessageKeys page = MessageKeys.first(from, session);
+            while (!page.ids().isEmpty()) {
                 long used = CopyQueries.MESSAGE_IDS_TAKEN.query(to, rows -> rows.next() ? rows.getLong(1) : 0L,
-                        CopyQueries.inLists(ids).get(0));
+                        CopyQueries.inLists(page.ids()).get(0));
                 if (used > 0) {
                     taken.add(session);
                     break;
                 }
-                after = ids.get(ids.size() - 1);
+                page = page.next(from, session);
             }
         }
         return taken;
+    }
+
+    /** A page of a session's message ids, in (timestamp, id) order, and where the next page starts. */
+    private record MessageKeys(List<Long> ids, double lastTimestamp) {
+        static MessageKeys first(Transaction from, String session) throws SQLException {
+            return read(CopyQueries.FIRST_MESSAGE_IDS_OF, from, session, CopyQueries.IN_LIST);
+        }
+
+        MessageKeys next(Transaction from, String session) throws SQLException {
+            return ids.size() < CopyQueries.IN_LIST ? new MessageKeys(List.of(), 0)
+                    : read(CopyQueries.NEXT_MESSAGE_IDS_OF, from, session, lastTimestamp, ids.get(ids.size() - 1),
+                    CopyQueries.IN_LIST);
+        }
+
+        private static MessageKeys read(PreparedQuery query, Transaction from, Object... values) throws SQLException {
+            return query.query(from, rows -> {
+                List<Long> ids = new ArrayList<>();
+                double last = 0;
+                while (rows.next()) {
+                    ids.add(rows.getLong(1));
+                    last = rows.getDouble(2);
+                }
+                return new MessageKeys(ids, last);
+            }, values);
+        }
     }
 
     // ------------------------------------------------------------------ writing
