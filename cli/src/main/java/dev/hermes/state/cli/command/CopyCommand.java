@@ -1,6 +1,9 @@
 package dev.hermes.state.cli.command;
 
+import dev.hermes.state.HermesStateException;
 import dev.hermes.state.InvalidArgumentException;
+import dev.hermes.state.SchemaTooNewException;
+import dev.hermes.state.StateIOException;
 import dev.hermes.state.cli.HermesStateCli;
 import dev.hermes.state.cli.text.ProgressBar;
 import dev.hermes.state.cli.text.Table;
@@ -14,6 +17,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
+import org.jspecify.annotations.Nullable;
+
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -38,6 +44,9 @@ import java.util.function.Consumer;
         "At the end both sides are read again and their session and message counts and content checksums printed. "
                 + "Exit code 1 when they differ (with --append: only when a session this copy wrote differs)."})
 public final class CopyCommand implements Callable<Integer> {
+    private static final String SOURCE = "source";
+    private static final String TARGET = "target";
+
     @ParentCommand
     private HermesStateCli cli;
 
@@ -80,8 +89,8 @@ public final class CopyCommand implements Callable<Integer> {
         String target = describe(to, toSchema);
         CopyReport report;
         Duration took;
-        try (StateRepository sourceStore = open(from, fromSchema, cli.readOnly(), true);
-             StateRepository targetStore = open(to, toSchema, false, false);
+        try (StateRepository sourceStore = open(SOURCE, from, fromSchema, cli.readOnly());
+             StateRepository targetStore = open(TARGET, to, toSchema, false);
              Progress progress = new Progress()) {
             long start = System.nanoTime();
             report = sourceStore.copyTo(targetStore, options, progress);
@@ -96,16 +105,26 @@ public final class CopyCommand implements Callable<Integer> {
         return failed ? HermesStateCli.USER_ERROR : HermesStateCli.OK;
     }
 
-    private StateRepository open(String location, String sideSchema, boolean readOnly, boolean mustExist) {
-        if (PostgresLocation.isUrl(location)) {
-            PostgresLocation.parse(location).withSchema(schemaFor(sideSchema));
-            throw new InvalidArgumentException("PostgreSQL stores are not supported by this build yet");
+    /** Opens one side; its failure (missing, not a database, too new...) says which side it is. */
+    private StateRepository open(String side, String location, String sideSchema, boolean readOnly) {
+        try {
+            if (PostgresLocation.isUrl(location)) {
+                PostgresLocation.parse(location).withSchema(schemaFor(sideSchema));
+                throw new InvalidArgumentException("PostgreSQL stores are not supported by this build yet");
+            }
+            Path file = Path.of(location);
+            if (SOURCE.equals(side) && !Files.exists(file)) {
+                throw new StateIOException("No database file at " + file.toAbsolutePath() + " to copy from");
+            }
+            return readOnly ? cli.openReadOnly(file) : StateRepository.open(file);
+        } catch (SchemaTooNewException tooNew) {
+            throw new InvalidArgumentException("The " + side + " " + location + " is at schema version "
+                    + tooNew.fileVersion() + ", newer than version " + tooNew.supportedVersion() + ", the newest this"
+                    + " hermes-state knows; it was left unchanged. Upgrade hermes-state to copy "
+                    + (SOURCE.equals(side) ? "it" : "into it"));
+        } catch (HermesStateException failure) {
+            throw new HermesStateException(failure.type(), side + ": " + failure.getMessage(), failure);
         }
-        Path file = Path.of(location);
-        if (mustExist) {
-            HermesStateCli.requireExisting(file);
-        }
-        return readOnly ? cli.openReadOnly(file) : StateRepository.open(file);
     }
 
     private String schemaFor(String sideSchema) {

@@ -8,6 +8,7 @@ import dev.hermes.state.core.model.CopyProgress;
 import dev.hermes.state.core.model.CopyReport;
 import dev.hermes.state.core.model.UnstorableValueException;
 import dev.hermes.state.db.tables.Sessions;
+import dev.hermes.state.migrations.Migrator;
 import org.jooq.CommonTableExpression;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -29,6 +30,7 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 import static dev.hermes.state.db.Tables.MESSAGES;
+import static dev.hermes.state.db.Tables.SCHEMA_VERSION;
 import static dev.hermes.state.db.Tables.SESSIONS;
 
 /**
@@ -136,6 +138,7 @@ public final class StoreCopy {
 
     /** Reads every row of the source once: counts, and a typed error for anything the copy could not carry. */
     private void check(Transaction from) throws SQLException {
+        checkSourceVersion(from.dsl());
         long[] counts = counts(from.dsl());
         sessionsTotal = counts[0];
         messagesTotal = counts[1];
@@ -155,6 +158,19 @@ public final class StoreCopy {
             report(CopyProgress.Phase.CHECKING, done[0], done[1]);
         });
         checkReferences(from.dsl());
+    }
+
+    /**
+     * A source from a newer Hermes (readable read-only with the version-6 columns) may hold what this
+     * version does not know: a copy would drop it and still verify, so it is refused.
+     */
+    private static void checkSourceVersion(DSLContext dsl) {
+        Long version = dsl.select(DSL.max(SCHEMA_VERSION.VERSION)).from(SCHEMA_VERSION).fetchOne(0, Long.class);
+        if (version != null && version > Migrator.LATEST_VERSION) {
+            throw new InvalidArgumentException("The source is at schema version " + version + ", newer than version "
+                    + Migrator.LATEST_VERSION + ", the newest this hermes-state knows: a copy would leave out what the"
+                    + " newer version stores. Upgrade hermes-state to copy it");
+        }
     }
 
     /** Every parent and every message's session exists, and no parent chain is a cycle: what a target's keys demand. */
