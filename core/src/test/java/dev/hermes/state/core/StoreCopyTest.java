@@ -110,7 +110,7 @@ class StoreCopyTest {
             InvalidArgumentException refused = assertThrows(InvalidArgumentException.class,
                     () -> from.copyTo(to, CopyOptions.intoEmpty(), null));
             assertEquals("The target already holds 1 sessions and 0 messages: copy into an empty store, or add to this"
-                    + " one with append (--append)", refused.getMessage());
+                    + " one (and resume an interrupted copy) with append (--append)", refused.getMessage());
             assertEquals(1, to.sessionCount(null));
 
             assertThrows(InvalidArgumentException.class, () -> from.copyTo(from, CopyOptions.appending(), null));

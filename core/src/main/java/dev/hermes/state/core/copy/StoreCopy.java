@@ -117,7 +117,8 @@ public final class StoreCopy {
             long[] counts = target.read("checking that the target is empty", to -> counts(to.dsl()));
             if (counts[0] > 0 || counts[1] > 0) {
                 throw new InvalidArgumentException("The target already holds " + counts[0] + " sessions and " + counts[1]
-                        + " messages: copy into an empty store, or add to this one with append (--append)");
+                        + " messages: copy into an empty store, or add to this one (and resume an interrupted copy) with"
+                        + " append (--append)");
             }
         }
     }

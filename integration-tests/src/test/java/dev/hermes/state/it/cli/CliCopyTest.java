@@ -97,7 +97,7 @@ class CliCopyTest {
         cli.run("copy", "--from", source.toString(), "--to", target.toString()).ok();
         String before = Fixtures.sha256(target);
         assertEquals("hermes-state: The target already holds 30 sessions and 95 messages: copy into an empty store, or"
-                        + " add to this one with append (--append)",
+                        + " add to this one (and resume an interrupted copy) with append (--append)",
                 cli.run("copy", "--from", source.toString(), "--to", target.toString()).userError(Cli.PROGRAM));
         assertEquals(before, Fixtures.sha256(target));
 
