@@ -169,4 +169,33 @@ class CliCopyTest {
         assertTrue(usage.stderr().startsWith("Missing required option: '--to=DST'"), usage.stderr());
         assertEquals(sourceBefore, Fixtures.sha256(source));
     }
+
+    /** The source is read whole before anything is written: what the target cannot hold stops the copy, named. */
+    @Test
+    void aSourceThatCannotBeCopiedExactlyIsRefusedBeforeAnythingIsWritten() throws Exception {
+        Cli cli = new Cli(dir);
+        Path source = Fixtures.copy("state-v6.db", folder("source"));
+        cli.run("--db", source.toString(), "migrate").ok();
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + source);
+             Statement statement = connection.createStatement()) {
+            statement.executeUpdate("UPDATE messages SET content = CAST(x'6869C328' AS TEXT) WHERE id = 30");
+        }
+        Path target = dir.resolve("copy.db");
+        assertEquals("hermes-state: Cannot copy message 30 of session 20260311_122852_b6ebb0: its content is not valid"
+                        + " UTF-8 (byte 0xC3 at byte 2 of 4); copying it would change it. Nothing was copied; fix the value in"
+                        + " the source (or delete the message) and copy again",
+                cli.run("copy", "--from", source.toString(), "--to", target.toString()).userError(Cli.PROGRAM));
+        assertEquals(0, cli.json("--db", target.toString(), "--json", "status").get("sessions").asInt());
+
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + source);
+             Statement statement = connection.createStatement()) {
+            statement.executeUpdate("UPDATE messages SET content = 'fixed' WHERE id = 30");
+            statement.executeUpdate("UPDATE sessions SET parent_session_id = 'ghost' WHERE id = '20260310_125900_7d739b'");
+        }
+        assertEquals("hermes-state: Cannot copy session 20260310_125900_7d739b: its parent_session_id names the parent"
+                        + " session 'ghost', which is not in the source (the target refuses a parent that does not exist)."
+                        + " Nothing was copied; fix the value in the source (or delete the session) and copy again",
+                cli.run("copy", "--from", source.toString(), "--to", target.toString()).userError(Cli.PROGRAM));
+        assertEquals(0, cli.json("--db", target.toString(), "--json", "status").get("sessions").asInt());
+    }
 }
