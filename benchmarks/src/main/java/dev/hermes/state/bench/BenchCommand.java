@@ -22,7 +22,8 @@ import java.util.concurrent.Callable;
         "Run the benchmark workload W1-W9 (BENCHMARK.md) against a new database, with a raw-JDBC baseline in the "
                 + "same run; print the table and write the JSON result file.",
         "Full size (5,000 sessions x 40 messages) takes several minutes; --quick is 500 sessions."},
-        footer = {"", "W8 also times the start of the command line when the JVM is given its jar:",
+        footer = {"", "hermes-state bench writers [--db TARGET]... : the writer-scaling run (1, 2, 4, 8 writer processes;"
+                + " more: bench writers --help).", "", "W8 also times the start of the command line when the JVM is given its jar:",
                 "-D" + W8ColdOpen.CLI_JAR_PROPERTY + "=cli/target/hermes-state.jar (./hermes-state bench passes it)."})
 public final class BenchCommand implements Callable<Integer> {
     /**
@@ -68,6 +69,7 @@ public final class BenchCommand implements Callable<Integer> {
      */
     public static int run(String[] args, PrintStream out, PrintStream err) {
         return new CommandLine(new BenchCommand(out, err))
+                .addSubcommand("writers", new WritersCommand(WORK_DIR, out, err))
                 .setOut(new PrintWriter(out, true, StandardCharsets.UTF_8))
                 .setErr(new PrintWriter(err, true, StandardCharsets.UTF_8))
                 .execute(args);

@@ -582,7 +582,7 @@ public final class Benchmark {
         }
     }
 
-    private static String cpuModel() {
+    static String cpuModel() {
         try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
             return lines.filter(line -> line.startsWith("model name")).map(line -> line.substring(line.indexOf(':') + 1).trim())
                     .findFirst().orElse(System.getProperty("os.arch"));
@@ -591,7 +591,7 @@ public final class Benchmark {
         }
     }
 
-    private static void deleteRecursively(Path folder) {
+    static void deleteRecursively(Path folder) {
         try (Stream<Path> paths = Files.walk(folder)) {
             paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
         } catch (IOException ignored) {

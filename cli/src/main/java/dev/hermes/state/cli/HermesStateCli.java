@@ -4,6 +4,7 @@ import dev.hermes.state.HermesStateException;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.SchemaTooNewException;
 import dev.hermes.state.StateIOException;
+import dev.hermes.state.cli.command.CopyCommand;
 import dev.hermes.state.cli.command.DemoCommand;
 import dev.hermes.state.cli.command.MigrateCommand;
 import dev.hermes.state.cli.command.RpcCommand;
@@ -141,6 +142,7 @@ public final class HermesStateCli implements Callable<Integer> {
         commands.put("sessions", SessionsCommand::new);
         commands.put("search", SearchCommand::new);
         commands.put("stats", StatsCommand::new);
+        commands.put("copy", CopyCommand::new);
         commands.put("rpc", RpcCommand::new);
         commands.put("demo", DemoCommand::new);
         commands.put("help", CommandLine.HelpCommand::new);

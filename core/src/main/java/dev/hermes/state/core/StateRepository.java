@@ -4,12 +4,16 @@ import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.arguments.Arguments;
 import dev.hermes.state.core.backend.Backend;
 import dev.hermes.state.core.connection.Database;
+import dev.hermes.state.core.copy.StoreCopy;
 import dev.hermes.state.core.lineage.Lineage;
 import dev.hermes.state.core.listing.RichListing;
 import dev.hermes.state.core.messages.MessageAppends;
 import dev.hermes.state.core.messages.Messages;
 import dev.hermes.state.core.messages.NewMessageRow;
 import dev.hermes.state.core.model.ChatMessage;
+import dev.hermes.state.core.model.CopyOptions;
+import dev.hermes.state.core.model.CopyProgress;
+import dev.hermes.state.core.model.CopyReport;
 import dev.hermes.state.core.model.LineageNode;
 import dev.hermes.state.core.model.ListSessionsQuery;
 import dev.hermes.state.core.model.Message;
@@ -549,6 +553,32 @@ public final class StateRepository implements AutoCloseable {
             database.shrinkLog();
         }
         return deleted;
+    }
+
+    // ------------------------------------------------------------------ copying a store
+
+    /**
+     * Copies every session and message of this store into {@code target} (another store, on the same
+     * engine or not: a SQLite file, a PostgreSQL schema), keeping session and message ids, and verifies
+     * the result. In one snapshot of this store: every row is checked first (text the target cannot
+     * hold unchanged, such as invalid UTF-8 or, for PostgreSQL, U+0000, is an
+     * {@link dev.hermes.state.core.model.UnstorableValueException} naming the session, message and
+     * column, before anything is written); then sessions are written in batches, each one write
+     * transaction of the target with whole sessions and all their messages (constant memory); the
+     * target's message-id generator ends past the largest id this store ever handed out; finally both
+     * sides are read again and compared session by session.
+     *
+     * <p>An empty target is required unless {@link CopyOptions#append()} (see there for what append does
+     * when ids collide). A copy interrupted at any moment (even a killed process) leaves the target
+     * with whole sessions only; the same copy with append resumes it. {@code listener} (may be null)
+     * hears the progress on the copying thread; an exception it throws stops the copy.
+     *
+     * @return what was copied, and the verification's counts and checksums of both sides
+     */
+    public CopyReport copyTo(StateRepository target, CopyOptions options, @Nullable Consumer<CopyProgress> listener) {
+        Arguments.required(target, "target");
+        Arguments.required(options, "options");
+        return StoreCopy.run(database, target.database, options, listener == null ? progress -> { } : listener);
     }
 
     private double now() {

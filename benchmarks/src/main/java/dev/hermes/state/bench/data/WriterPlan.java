@@ -24,11 +24,19 @@ public record WriterPlan(int worker, List<String> sessionIds, List<String> sourc
         appends = List.copyOf(appends);
     }
 
+    /** W9's session ids: {@code w9-<w>-<kk>}. */
+    public static final String W9_PREFIX = "w9";
+
     public static WriterPlan build(int worker, ZipfSampler sampler) {
+        return build(W9_PREFIX, worker, sampler);
+    }
+
+    /** The plan of worker {@code w} with the session ids {@code <prefix>-<w>-<kk>} (the same messages whatever the prefix). */
+    public static WriterPlan build(String prefix, int worker, ZipfSampler sampler) {
         List<String> ids = new ArrayList<>(SESSIONS);
         List<String> sources = new ArrayList<>(SESSIONS);
         for (int k = 0; k < SESSIONS; k++) {
-            ids.add(String.format("w9-%d-%02d", worker, k));
+            ids.add(String.format("%s-%d-%02d", prefix, worker, k));
             sources.add(Workload.source(k));
         }
         List<Turn> script = Turn.script(MESSAGES_PER_SESSION);

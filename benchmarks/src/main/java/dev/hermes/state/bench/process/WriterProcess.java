@@ -12,14 +12,14 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * W9's worker w: opens its own store on the shared file, creates its 10 sessions and generates its
+ * A writer worker w (W9's, and the writer-scaling run's): arguments {@code w TARGET [SESSION-PREFIX]};
+ * opens its own store on the shared target (a file, see {@link StoreTarget}), creates its 10 sessions and generates its
  * 2,000 messages (untimed), prints {@code READY}, waits for {@code GO} on stdin, appends every message
  * with one append_message call each (timed, every exception counted by kind and message, never
  * stopping), closes the store and prints one {@code RESULT {...}} line.
@@ -39,15 +39,16 @@ public final class WriterProcess {
 
     public static void main(String[] args) throws IOException {
         int worker = Integer.parseInt(args[0]);
-        Path db = Path.of(args[1]);
-        WriterPlan plan = WriterPlan.build(worker, new ZipfSampler(Vocabulary.build()));
+        String target = args[1];
+        String prefix = args.length > 2 ? args[2] : WriterPlan.W9_PREFIX;
+        WriterPlan plan = WriterPlan.build(prefix, worker, new ZipfSampler(Vocabulary.build()));
         long[] latencies = new long[plan.appends().size()];
         Map<String, Integer> errors = new TreeMap<>();
         int ok = 0;
         long elapsed;
         ObjectMapper json = new ObjectMapper();
         json.writeValueAsString(result(worker, ok, errors, 0, latencies)); // warm-up, see the class comment
-        StateRepository store = StateRepository.open(db);
+        StateRepository store = StoreTarget.open(target);
         try {
             for (int k = 0; k < plan.sessionIds().size(); k++) {
                 store.createSession(NewSession.builder(plan.sessionIds().get(k), plan.sources().get(k))

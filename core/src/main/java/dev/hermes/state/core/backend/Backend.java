@@ -100,6 +100,23 @@ public interface Backend {
     Field<Long> insertionOrder(Table<?> table);
 
     /**
+     * The largest message id this database has ever handed out or holds (SQLite: AUTOINCREMENT's
+     * {@code sqlite_sequence}, which stays past the ids of deleted messages); 0 for none. Read in
+     * {@code transaction}.
+     */
+    long messageIdHighWater(Transaction transaction) throws SQLException;
+
+    /**
+     * Makes every message id the database generates from now on larger than {@code id} (never
+     * lowers it), in the write {@code transaction}: after rows were inserted with ids of their own (a
+     * copy keeps the source's ids), and to carry another database's high-water mark over.
+     */
+    void raiseMessageIdHighWater(Transaction transaction, long id) throws SQLException;
+
+    /** False when text columns cannot hold the NUL character U+0000 (PostgreSQL). */
+    boolean storesNulInText();
+
+    /**
      * An upper bound on the length of any parent chain, cheap to compute: recursive lineage queries
      * stop there, so a cycle (only possible in a hand-edited file) ends instead of looping forever.
      */

@@ -108,6 +108,39 @@ public final class PreparedQuery {
         });
     }
 
+    /** What a caller does with the rows of a query when it reads their columns itself. */
+    @FunctionalInterface
+    public interface RowsWork<T> {
+        T read(ResultSet rows) throws SQLException;
+    }
+
+    /**
+     * Runs the query with {@code values} bound and hands its rows to {@code work} as the driver returns
+     * them, with no conversion (for a copy, which must see exactly what each column holds).
+     */
+    public <T> T query(Transaction transaction, RowsWork<T> work, @Nullable Object... values) throws SQLException {
+        return transaction.withStatement(rendered(transaction.dsl()).sql(), statement -> {
+            bind(statement, values);
+            try (ResultSet rows = statement.executeQuery()) {
+                return work.read(rows);
+            }
+        });
+    }
+
+    /** Runs the statement once for each array of values, as one JDBC batch; returns the rows each run changed. */
+    public int[] executeBatch(Transaction transaction, List<@Nullable Object[]> rows) throws SQLException {
+        if (rows.isEmpty()) {
+            return new int[0];
+        }
+        return transaction.withStatement(rendered(transaction.dsl()).sql(), statement -> {
+            for (@Nullable Object[] values : rows) {
+                bind(statement, values);
+                statement.addBatch();
+            }
+            return statement.executeBatch();
+        });
+    }
+
     /** Runs the statement (an insert, update or delete) with {@code values} bound; returns the rows it changed. */
     public int execute(Transaction transaction, @Nullable Object... values) throws SQLException {
         return transaction.withStatement(rendered(transaction.dsl()).sql(), statement -> {

@@ -81,4 +81,18 @@ class BenchScriptTest {
         assertTrue(result.stdout().contains("\n  hermes-state bench [--quick]   W1-W9 of BENCHMARK.md (more: bench --help)\n"),
                 result.stdout());
     }
+
+    /** The writer-scaling run from the packaged jar: its writer processes run the jar's own classes. */
+    @Test
+    void theWriterScalingRunRunsFromTheBenchmarkJar() throws Exception {
+        Path db = checkout.resolve("writers.db");
+        Path json = checkout.resolve("writers.json");
+        ProcessResult result = script("bench", "writers", "--writers", "2", "--db", db.toString(), "--out", json.toString())
+                .run();
+        assertEquals(0, result.exitCode(), result.toString());
+        assertTrue(result.stdout().lines().anyMatch(line -> line.matches(" {6}2 {7}4,000 {7}0 .* ok")), result.toString());
+        com.fasterxml.jackson.databind.JsonNode round = Cli.JSON.readTree(json.toFile()).get("targets").get(0).get("rounds").get(0);
+        assertEquals(4000, round.get("messages_in_store").asInt(), round.toString());
+        assertTrue(round.get("nothing_lost").asBoolean());
+    }
 }

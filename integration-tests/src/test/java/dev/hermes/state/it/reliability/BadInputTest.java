@@ -5,6 +5,7 @@ import dev.hermes.state.HermesStateException;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.StateIOException;
 import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.core.model.CopyOptions;
 import dev.hermes.state.core.model.ListSessionsQuery;
 import dev.hermes.state.core.model.Message;
 import dev.hermes.state.core.model.NewMessage;
@@ -138,7 +139,30 @@ class BadInputTest {
         messageCases(cases);
         searchCases(cases);
         lifecycleCases(cases);
+        copyCases(cases);
         return cases;
+    }
+
+    /** The store as the source of a copy, and as a target that holds sessions: refused, nothing written to it. */
+    private void copyCases(List<Case> cases) {
+        cases.add(new Case("copyTo", "null target", () -> store.copyTo(null, CopyOptions.intoEmpty(), null),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("copyTo", "null options", () -> store.copyTo(store, null, null), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("copyTo", "itself", () -> store.copyTo(store, CopyOptions.appending(), null),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("copyTo", "into this store, which holds sessions, without append", () -> {
+            try (StateRepository other = StateRepository.open(dir.resolve("copy-source.db"))) {
+                other.createSession("copied", "cli");
+                return other.copyTo(store, CopyOptions.intoEmpty(), null);
+            }
+        }, rejects(InvalidArgumentException.class)));
+        cases.add(new Case("copyTo", "a listener that throws", () -> {
+            try (StateRepository other = StateRepository.open(dir.resolve("copy-target.db"))) {
+                return store.copyTo(other, CopyOptions.intoEmpty(), progress -> {
+                    throw new IllegalStateException("stop");
+                });
+            }
+        }, rejects(IllegalStateException.class)));
     }
 
     /** Operations keyed by a session id: null/blank/over-long are invalid, unknown and SQL-looking ids are just unknown. */

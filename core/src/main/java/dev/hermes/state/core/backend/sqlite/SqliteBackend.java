@@ -181,6 +181,43 @@ public final class SqliteBackend implements Backend {
                 .from(SESSIONS).asField();
     }
 
+    /** AUTOINCREMENT's counter, which outlives the messages deleted from the end, or the largest id. */
+    @Override
+    public long messageIdHighWater(Transaction transaction) throws SQLException {
+        return transaction.withStatement("SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'messages'), 0),"
+                + " coalesce((SELECT max(id) FROM messages), 0))", statement -> {
+                    try (ResultSet row = statement.executeQuery()) {
+                        row.next();
+                        return row.getLong(1);
+                    }
+                });
+    }
+
+    /**
+     * SQLite moves the counter past an id inserted by hand itself; this carries a larger mark over
+     * (sqlite_sequence is an ordinary table; its row for messages appears with the first insert).
+     */
+    @Override
+    public void raiseMessageIdHighWater(Transaction transaction, long id) throws SQLException {
+        int updated = transaction.withStatement("UPDATE sqlite_sequence SET seq = ?1 WHERE name = 'messages' AND seq < ?1",
+                statement -> {
+                    statement.setLong(1, id);
+                    return statement.executeUpdate();
+                });
+        if (updated == 0) {
+            transaction.withStatement("INSERT INTO sqlite_sequence (name, seq) SELECT 'messages', ?1"
+                    + " WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'messages')", statement -> {
+                        statement.setLong(1, id);
+                        return statement.executeUpdate();
+                    });
+        }
+    }
+
+    @Override
+    public boolean storesNulInText() {
+        return true;
+    }
+
     private static void execute(Connection connection, String sql) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             statement.execute(sql);
