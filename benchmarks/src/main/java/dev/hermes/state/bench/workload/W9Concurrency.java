@@ -73,7 +73,7 @@ public final class W9Concurrency {
         List<Child> workers = new ArrayList<>(WORKERS);
         try {
             for (int w = 0; w < WORKERS; w++) {
-                workers.add(Child.start(JavaProcess.command(JavaProcess.inheritedOptions(false), WriterProcess.class,
+                workers.add(Child.start(JavaProcess.command(JavaProcess.userOptions(false), WriterProcess.class,
                         String.valueOf(w), db.toString()), scratch.resolve("w9-worker-" + w + ".err")));
             }
             for (Child worker : workers) {
