@@ -4,8 +4,8 @@ import dev.hermes.state.cli.HermesStateCli;
 import dev.hermes.state.cli.command.SessionsCommand;
 import dev.hermes.state.cli.text.Times;
 import dev.hermes.state.cli.view.SessionListView;
-import dev.hermes.state.core.ListSessionsQuery;
-import dev.hermes.state.core.RichSession;
+import dev.hermes.state.core.model.ListSessionsQuery;
+import dev.hermes.state.core.model.RichSession;
 import dev.hermes.state.core.StateRepository;
 import picocli.CommandLine;
 

@@ -6,11 +6,11 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.hermes.state.core.Message;
-import dev.hermes.state.core.Session;
-import dev.hermes.state.core.SessionExport;
+import dev.hermes.state.core.model.Message;
+import dev.hermes.state.core.model.Session;
+import dev.hermes.state.core.model.SessionExport;
 import dev.hermes.state.core.StateRepository;
-import dev.hermes.state.sqlite.RetryPolicy;
+import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteFile;
 
 import java.io.BufferedOutputStream;

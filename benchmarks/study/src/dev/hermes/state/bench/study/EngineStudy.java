@@ -1,6 +1,6 @@
 package dev.hermes.state.bench.study;
 
-import dev.hermes.state.sqlite.RetryPolicy;
+import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteFile;
 
 import java.nio.file.Path;

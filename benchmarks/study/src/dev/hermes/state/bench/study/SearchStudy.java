@@ -5,8 +5,8 @@ import dev.hermes.state.bench.data.SearchCases.Category;
 import dev.hermes.state.bench.data.SearchCases.SearchCase;
 import dev.hermes.state.bench.raw.RawJdbcStore;
 import dev.hermes.state.core.StateRepository;
-import dev.hermes.state.core.search.SearchQuery;
-import dev.hermes.state.sqlite.RetryPolicy;
+import dev.hermes.state.core.model.SearchQuery;
+import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteFile;
 
 import java.nio.file.Path;

@@ -7,7 +7,7 @@ import dev.hermes.state.bench.data.Vocabulary;
 import dev.hermes.state.bench.data.Workload;
 import dev.hermes.state.bench.data.ZipfSampler;
 import dev.hermes.state.bench.workload.W5Lineage;
-import dev.hermes.state.core.NewSession;
+import dev.hermes.state.core.model.NewSession;
 import dev.hermes.state.core.StateRepository;
 
 import java.nio.file.Files;

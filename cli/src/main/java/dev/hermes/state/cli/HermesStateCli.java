@@ -29,10 +29,13 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -122,7 +125,7 @@ public final class HermesStateCli implements Callable<Integer> {
         String wanted = commandName(args);
         COMMANDS.forEach((name, command) -> {
             if (wanted == null || wanted.equals(name)) {
-                commandLine.addSubcommand(name, command.get());
+                commandLine.addSubcommand(name, withMethodSubcommands(command.get(), args));
             }
         });
         commandLine
@@ -164,6 +167,51 @@ public final class HermesStateCli implements Callable<Integer> {
             }
         }
         return null;
+    }
+
+    /**
+     * {@code command} as picocli's command line. A command whose subcommands are its {@code @Command}
+     * methods (sessions) says {@code addMethodSubcommands = false}; they are added here: only the one
+     * the arguments name when they name one (picocli reflects over every method's annotations and
+     * parameters otherwise, a good part of a cold start), else all of them in picocli's own order,
+     * for the usage help and picocli's suggestions.
+     */
+    static CommandLine withMethodSubcommands(Object command, String[] args) {
+        CommandLine commandLine = new CommandLine(command);
+        Command declared = command.getClass().getAnnotation(Command.class);
+        if (declared == null || declared.addMethodSubcommands()) {
+            return commandLine; // picocli has added them
+        }
+        List<Method> methods = CommandLine.getCommandMethods(command.getClass(), null);
+        String wanted = methodName(args, commandLine.getCommandName());
+        List<Method> named = methods.stream()
+                .filter(method -> isNamed(method.getAnnotation(Command.class), wanted))
+                .toList();
+        for (Method method : named.isEmpty() ? methods : named) {
+            commandLine.addSubcommand(new CommandLine(method));
+        }
+        return commandLine;
+    }
+
+    /** The first word after the command's own name that is neither an option nor an option's value; else null. */
+    private static String methodName(String[] args, String command) {
+        boolean afterCommand = false;
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (OPTIONS_WITH_VALUE.contains(arg)) {
+                i++;
+            } else if (!arg.startsWith("-")) {
+                if (afterCommand) {
+                    return arg;
+                }
+                afterCommand = arg.equals(command);
+            }
+        }
+        return null;
+    }
+
+    private static boolean isNamed(Command command, String name) {
+        return name != null && (name.equals(command.name()) || Arrays.asList(command.aliases()).contains(name));
     }
 
     /** {@code hermes-state} alone: the usage help, as a usage error. */

@@ -284,8 +284,9 @@ public final class StateRepository implements AutoCloseable {
         String id = Arguments.id(sessionId, "session id");
         NewMessageRow row = NewMessageRow.of(message);
         double timestamp = now();
+        MessageAppends.Sql sql = appends.sql(database.renderer());
         return database.write("appending a message to session " + id,
-                transaction -> appends.append(transaction, id, row, timestamp));
+                transaction -> appends.append(transaction, sql, id, row, timestamp));
     }
 
     /**
@@ -299,8 +300,9 @@ public final class StateRepository implements AutoCloseable {
             return List.of();
         }
         double timestamp = now();
+        MessageAppends.Sql sql = appends.sql(database.renderer());
         return database.write("appending " + rows.size() + " messages to session " + id,
-                transaction -> appends.appendAll(transaction, id, rows, timestamp));
+                transaction -> appends.appendAll(transaction, sql, id, rows, timestamp));
     }
 
     /** get_messages: every column, ordered by (timestamp, id); empty for an unknown session. */

@@ -97,7 +97,7 @@ public final class W6Export {
 
     private static Run exportOnce(Path db, Path scratch, int number) throws Exception {
         Path jsonl = scratch.resolve("w6-export-" + number + ".jsonl");
-        List<String> options = new ArrayList<>(JavaProcess.inheritedOptions(true));
+        List<String> options = new ArrayList<>(JavaProcess.userOptions(true));
         options.add(HEAP_CAP);
         List<String> command = JavaProcess.command(options, ExportProcess.class, db.toString(), jsonl.toString());
         try (Child child = Child.start(command, scratch.resolve("w6-export-" + number + ".err"))) {

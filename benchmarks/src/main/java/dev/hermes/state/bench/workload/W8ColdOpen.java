@@ -87,7 +87,7 @@ public final class W8ColdOpen {
 
         public Map<String, Object> detailsJson() {
             Map<String, Object> json = new LinkedHashMap<>();
-            json.put("jvm_options", JavaProcess.inheritedOptions(false));
+            json.put("jvm_options", JavaProcess.userOptions(false));
             json.put("cli_start", cli.toJson());
             return json;
         }
@@ -98,7 +98,7 @@ public final class W8ColdOpen {
 
     /** {@code rounds} = 10 in BENCHMARK.md; fewer only for the smoke test. */
     public static Result run(Path db, Path scratch, int rounds) throws Exception {
-        List<String> options = JavaProcess.inheritedOptions(false);
+        List<String> options = JavaProcess.userOptions(false);
         List<String> child = JavaProcess.command(options, ColdOpenProcess.class, db.toString());
         List<String> empty = JavaProcess.command(options, EmptyProcess.class);
         Path stderr = scratch.resolve("w8.err");

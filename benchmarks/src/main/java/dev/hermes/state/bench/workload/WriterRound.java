@@ -35,7 +35,7 @@ public record WriterRound(int workers, int messagesOk, long wallNanos, Map<Strin
         List<Child> children = new ArrayList<>(workers);
         try {
             for (int w = 0; w < workers; w++) {
-                children.add(Child.start(JavaProcess.command(JavaProcess.inheritedOptions(false), WriterProcess.class,
+                children.add(Child.start(JavaProcess.command(JavaProcess.userOptions(false), WriterProcess.class,
                         String.valueOf(w), target, sessionPrefix), scratch.resolve(sessionPrefix + "-worker-" + w + ".err")));
             }
             for (Child child : children) {

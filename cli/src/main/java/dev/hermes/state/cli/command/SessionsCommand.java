@@ -44,7 +44,8 @@ import static dev.hermes.state.db.Tables.SESSIONS;
 
 /** {@code sessions list|show|lineage|rename|end|delete|prune|export}: the store's sessions. */
 @Command(mixinStandardHelpOptions = true, name = "sessions", description = "List, show, rename, end, delete, prune and export sessions.",
-        subcommands = CommandLine.HelpCommand.class, synopsisSubcommandLabel = "COMMAND")
+        subcommands = CommandLine.HelpCommand.class, synopsisSubcommandLabel = "COMMAND",
+        addMethodSubcommands = false) // HermesStateCli adds them: only the one being run
 public final class SessionsCommand implements Callable<Integer> {
     @ParentCommand
     private HermesStateCli cli;

@@ -77,12 +77,15 @@ public final class Database implements AutoCloseable {
     private @Nullable Writer writer;     // guarded by writeLock; opened by the first write
     private int commitsSinceCheckpoint;  // guarded by writeLock
     private volatile @Nullable DSLContext publicDsl;
+    /** The configuration without a connection: renders SQL before a transaction starts. */
+    private final DSLContext renderer;
     private volatile boolean closed;
 
     public Database(Backend backend, ConnectionSource source, RetryPolicy retryPolicy, boolean readOnly,
                     int readerPoolSize, int checkpointEvery) {
         this.backend = backend;
         this.configuration = configuration(backend.dialect());
+        this.renderer = DSL.using(configuration);
         this.source = source;
         this.retryPolicy = retryPolicy;
         this.readOnly = readOnly;
@@ -105,6 +108,14 @@ public final class Database implements AutoCloseable {
 
     public boolean isReadOnly() {
         return readOnly;
+    }
+
+    /**
+     * The store's jOOQ context with no connection, to render a statement's SQL ahead of the
+     * transaction that runs it (so a write holds the database's lock only while executing).
+     */
+    public DSLContext renderer() {
+        return renderer;
     }
 
     // ------------------------------------------------------------------ writes

@@ -1,6 +1,5 @@
 package dev.hermes.state.core.messages;
 
-import dev.hermes.state.core.backend.PreparedQuery;
 import dev.hermes.state.core.backend.Transaction;
 import dev.hermes.state.core.model.ChatMessage;
 import dev.hermes.state.core.model.Message;
@@ -15,7 +14,9 @@ import org.jooq.Record;
 import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
 
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -24,11 +25,16 @@ import static dev.hermes.state.db.Tables.SESSIONS;
 
 /** A session's messages: read them (whole, paged, as a conversation), count and clear them. */
 public final class Messages {
-    private static final PreparedQuery OF_SESSION = PreparedQuery.of(() -> DSL
-            .selectFrom(MESSAGES)
+    /** Every column, in the order {@link #message} reads them. */
+    private static final RenderedSql OF_SESSION = new RenderedSql(() -> DSL
+            .select(MESSAGES.ID, MESSAGES.SESSION_ID, MESSAGES.ROLE, MESSAGES.CONTENT, MESSAGES.TOOL_CALL_ID,
+                    MESSAGES.TOOL_CALLS, MESSAGES.TOOL_NAME, MESSAGES.TIMESTAMP, MESSAGES.TOKEN_COUNT,
+                    MESSAGES.FINISH_REASON, MESSAGES.REASONING, MESSAGES.REASONING_DETAILS, MESSAGES.CODEX_REASONING_ITEMS)
+            .from(MESSAGES)
             .where(MESSAGES.SESSION_ID.eq(DSL.param("sessionId", String.class)))
             .orderBy(MESSAGES.TIMESTAMP, MESSAGES.ID), "sessionId");
-    private static final PreparedQuery CONVERSATION = PreparedQuery.of(() -> DSL
+    /** The chat shape's columns, in the order {@link #chatMessage} reads them. */
+    private static final RenderedSql CONVERSATION = new RenderedSql(() -> DSL
             .select(MESSAGES.ROLE, MESSAGES.CONTENT, MESSAGES.TOOL_CALL_ID, MESSAGES.TOOL_NAME, MESSAGES.TOOL_CALLS,
                     MESSAGES.REASONING, MESSAGES.REASONING_DETAILS, MESSAGES.CODEX_REASONING_ITEMS)
             .from(MESSAGES)
@@ -39,7 +45,7 @@ public final class Messages {
 
     /** get_messages: every column, ordered by (timestamp, id); empty for an unknown session. */
     public List<Message> of(Transaction transaction, String sessionId) throws SQLException {
-        return OF_SESSION.fetch(transaction, sessionId).map(Rows::message);
+        return readAll(transaction, OF_SESSION, sessionId, Messages::message);
     }
 
     /** The page after {@code after} (null = the first page) of at most {@code limit} messages, by (timestamp, id). */
@@ -66,7 +72,45 @@ public final class Messages {
 
     /** get_messages_as_conversation: the OpenAI chat shape, ordered by (timestamp, id). */
     public List<ChatMessage> conversation(Transaction transaction, String sessionId) throws SQLException {
-        return CONVERSATION.fetch(transaction, sessionId).map(Rows::chatMessage);
+        return readAll(transaction, CONVERSATION, sessionId, Messages::chatMessage);
+    }
+
+    @FunctionalInterface
+    private interface RowReader<T> {
+        T read(ResultSet row) throws SQLException;
+    }
+
+    /** The rows of a session's messages, read by column position (the hot read: no jOOQ record per row). */
+    private static <T> List<T> readAll(Transaction transaction, RenderedSql query, String sessionId, RowReader<T> reader)
+            throws SQLException {
+        return transaction.withStatement(query.sql(transaction.dsl()), statement -> {
+            statement.setString(1, sessionId);
+            List<T> result = new ArrayList<>();
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    result.add(reader.read(rows));
+                }
+            }
+            return result;
+        });
+    }
+
+    /** A row of {@link #OF_SESSION}; the column getters are the ones jOOQ's bindings use. */
+    @SuppressWarnings("NullAway") // id, session_id, role and timestamp are NOT NULL in the schema
+    private static Message message(ResultSet row) throws SQLException {
+        long stored = row.getLong(9);
+        Long tokenCount = row.wasNull() ? null : stored;
+        return Rows.message(row.getLong(1), row.getString(2), row.getString(3), row.getString(4), row.getString(5),
+                row.getString(6), row.getString(7), EpochSeconds.instant(row.getDouble(8)),
+                tokenCount, row.getString(10), row.getString(11), row.getString(12),
+                row.getString(13));
+    }
+
+    /** A row of {@link #CONVERSATION}. */
+    @SuppressWarnings("NullAway") // role is NOT NULL in the schema
+    private static ChatMessage chatMessage(ResultSet row) throws SQLException {
+        return Rows.chatMessage(row.getString(1), row.getString(2), row.getString(3), row.getString(4),
+                row.getString(5), row.getString(6), row.getString(7), row.getString(8));
     }
 
     /** message_count: of one session, or of all when {@code sessionId} is null or empty. */

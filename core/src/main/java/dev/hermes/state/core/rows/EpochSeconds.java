@@ -24,6 +24,11 @@ public final class EpochSeconds {
         return CONVERTER.to(clock.instant());
     }
 
+    /** A stored timestamp as the generated tables read it (rounded to microseconds). */
+    public static Instant instant(double epochSeconds) {
+        return CONVERTER.from(epochSeconds);
+    }
+
     /** The stored epoch-seconds double of a timestamp column, compared in SQL without conversion. */
     public static Field<Double> column(Field<Instant> timestamp) {
         return DSL.field(timestamp.getQualifiedName(), SQLDataType.DOUBLE);

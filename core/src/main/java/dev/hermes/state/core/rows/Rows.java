@@ -11,6 +11,7 @@ import org.jooq.Record;
 import org.jooq.Table;
 import org.jspecify.annotations.Nullable;
 
+import java.time.Instant;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,22 +62,22 @@ public final class Rows {
      * non-empty values), reasoning_details and codex_reasoning_items left as JSON text.
      */
     public static Message message(Record row) {
-        String toolCalls = text(get(row, MESSAGES.TOOL_CALLS));
+        return message(notNull(row, MESSAGES.ID), notNull(row, MESSAGES.SESSION_ID), notNull(row, MESSAGES.ROLE),
+                get(row, MESSAGES.CONTENT), get(row, MESSAGES.TOOL_CALL_ID), text(get(row, MESSAGES.TOOL_CALLS)),
+                get(row, MESSAGES.TOOL_NAME), notNull(row, MESSAGES.TIMESTAMP), get(row, MESSAGES.TOKEN_COUNT),
+                get(row, MESSAGES.FINISH_REASON), get(row, MESSAGES.REASONING),
+                text(get(row, MESSAGES.REASONING_DETAILS)), text(get(row, MESSAGES.CODEX_REASONING_ITEMS)));
+    }
+
+    /** {@link #message(Record)} from the stored values (the JSON columns as their text). */
+    public static Message message(long id, String sessionId, String role, @Nullable String content,
+                                  @Nullable String toolCallId, @Nullable String toolCalls, @Nullable String toolName,
+                                  Instant timestamp, @Nullable Long tokenCount, @Nullable String finishReason,
+                                  @Nullable String reasoning, @Nullable String reasoningDetails,
+                                  @Nullable String codexReasoningItems) {
         Object decodedToolCalls = toolCalls == null || toolCalls.isEmpty() ? toolCalls : decodeOr(toolCalls, List.of());
-        return new Message(
-                notNull(row, MESSAGES.ID),
-                notNull(row, MESSAGES.SESSION_ID),
-                notNull(row, MESSAGES.ROLE),
-                get(row, MESSAGES.CONTENT),
-                get(row, MESSAGES.TOOL_CALL_ID),
-                decodedToolCalls,
-                get(row, MESSAGES.TOOL_NAME),
-                notNull(row, MESSAGES.TIMESTAMP),
-                get(row, MESSAGES.TOKEN_COUNT),
-                get(row, MESSAGES.FINISH_REASON),
-                get(row, MESSAGES.REASONING),
-                text(get(row, MESSAGES.REASONING_DETAILS)),
-                text(get(row, MESSAGES.CODEX_REASONING_ITEMS)));
+        return new Message(id, sessionId, role, content, toolCallId, decodedToolCalls, toolName, timestamp, tokenCount,
+                finishReason, reasoning, reasoningDetails, codexReasoningItems);
     }
 
     /**
@@ -86,24 +87,33 @@ public final class Rows {
      * not JSON, as Hermes' {@code except: None}).
      */
     public static ChatMessage chatMessage(Record row) {
-        String role = notNull(row, MESSAGES.ROLE);
+        return chatMessage(notNull(row, MESSAGES.ROLE), get(row, MESSAGES.CONTENT), get(row, MESSAGES.TOOL_CALL_ID),
+                get(row, MESSAGES.TOOL_NAME), text(get(row, MESSAGES.TOOL_CALLS)), get(row, MESSAGES.REASONING),
+                text(get(row, MESSAGES.REASONING_DETAILS)), text(get(row, MESSAGES.CODEX_REASONING_ITEMS)));
+    }
+
+    /** {@link #chatMessage(Record)} from the stored values (the JSON columns as their text). */
+    public static ChatMessage chatMessage(String role, @Nullable String content, @Nullable String toolCallId,
+                                          @Nullable String toolName, @Nullable String toolCallsText,
+                                          @Nullable String reasoning, @Nullable String reasoningDetailsText,
+                                          @Nullable String codexReasoningItemsText) {
         boolean assistant = "assistant".equals(role);
-        String reasoningDetails = assistant ? emptyToNull(text(get(row, MESSAGES.REASONING_DETAILS))) : null;
-        String codexReasoningItems = assistant ? emptyToNull(text(get(row, MESSAGES.CODEX_REASONING_ITEMS))) : null;
-        String toolCallsText = emptyToNull(text(get(row, MESSAGES.TOOL_CALLS)));
-        Object toolCalls = decodeOr(toolCallsText, NOT_JSON);
+        String reasoningDetails = assistant ? emptyToNull(reasoningDetailsText) : null;
+        String codexReasoningItems = assistant ? emptyToNull(codexReasoningItemsText) : null;
+        String toolCallsStored = emptyToNull(toolCallsText);
+        Object toolCalls = decodeOr(toolCallsStored, NOT_JSON);
         return new ChatMessage(
                 role,
-                get(row, MESSAGES.CONTENT),
-                emptyToNull(get(row, MESSAGES.TOOL_CALL_ID)),
-                emptyToNull(get(row, MESSAGES.TOOL_NAME)),
+                content,
+                emptyToNull(toolCallId),
+                emptyToNull(toolName),
                 toolCalls == NOT_JSON ? null : toolCalls,
-                assistant ? emptyToNull(get(row, MESSAGES.REASONING)) : null,
+                assistant ? emptyToNull(reasoning) : null,
                 decodeOr(reasoningDetails, null),
                 decodeOr(codexReasoningItems, null),
                 reasoningDetails != null,
                 codexReasoningItems != null,
-                toolCallsText != null && toolCalls != NOT_JSON);
+                toolCallsStored != null && toolCalls != NOT_JSON);
     }
 
     /** What {@link #decodeOr} gives back for text that is not JSON, told apart from JSON null. */
