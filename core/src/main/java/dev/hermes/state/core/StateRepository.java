@@ -377,8 +377,9 @@ public final class StateRepository implements AutoCloseable {
                         entry.storedId()))
                 .toList();
         double now = now();
+        MessageAppends.Sql sql = appends.sql(database.renderer());
         return database.write("saving the window of conversation " + id,
-                transaction -> windows.save(transaction, id, sessionSource, entries, now));
+                transaction -> windows.save(transaction, sql, id, sessionSource, entries, now));
     }
 
     /**

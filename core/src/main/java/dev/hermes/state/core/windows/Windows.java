@@ -144,8 +144,8 @@ public final class Windows {
      * appended to the tip; otherwise the tip ends with {@code compression} and every entry is written
      * to a new child session. Either way the window rows are replaced by the entries' rows.
      */
-    public SavedWindow save(Transaction transaction, String conversationId, String source, List<Entry> window,
-                            double now) throws SQLException {
+    public SavedWindow save(Transaction transaction, MessageAppends.Sql appendSql, String conversationId, String source,
+                            List<Entry> window, double now) throws SQLException {
         if (!hasTables(transaction)) {
             throw new StateIOException("This store has no tables for conversation windows (hermes-state creates them"
                     + " when it opens the file read-write and migrates it); nothing was written");
@@ -161,7 +161,7 @@ public final class Windows {
                 fresh.add(window.get(i).row());
             }
         }
-        List<Long> appended = fresh.isEmpty() ? List.of() : appends.appendAll(transaction, target, fresh, now);
+        List<Long> appended = fresh.isEmpty() ? List.of() : appends.appendAll(transaction, appendSql, target, fresh, now);
         List<Long> ids = new ArrayList<>(window.size());
         int next = 0;
         for (int i = 0; i < window.size(); i++) {
