@@ -41,7 +41,11 @@ public interface Backend {
     /** Restores what {@link #configure} changed on a connection the application lent us, before we hand it back. */
     void release(Connection connection, Role role) throws SQLException;
 
-    /** The statement that starts a write transaction holding the write lock from its first statement on. */
+    /**
+     * The statement that starts a write transaction holding the store's write lock from its first
+     * statement on: one write at a time per store, whichever process makes it, as Hermes' {@code BEGIN
+     * IMMEDIATE} on SQLite. Waiting longer than the busy timeout for it is a {@link #isRetryable} failure.
+     */
     String beginWrite();
 
     /** The statement that starts a read transaction (one consistent snapshot for several statements). */
@@ -92,4 +96,12 @@ public interface Backend {
      * stop there, so a cycle (only possible in a hand-edited file) ends instead of looping forever.
      */
     Field<Long> chainLengthBound();
+
+    /**
+     * After rows were inserted with explicit ids (a copy that keeps its source's message ids and
+     * session order), in the same write transaction: the ids and insertion order the database
+     * generates next follow the largest ones present. SQLite needs nothing (a rowid is one more than
+     * the largest); PostgreSQL moves its identity sequences.
+     */
+    void afterExplicitIds(Transaction transaction) throws SQLException;
 }

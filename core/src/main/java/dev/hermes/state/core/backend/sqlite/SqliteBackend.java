@@ -3,6 +3,7 @@ package dev.hermes.state.core.backend.sqlite;
 import dev.hermes.state.HermesStateException;
 import dev.hermes.state.core.backend.Backend;
 import dev.hermes.state.core.backend.MessageSearch;
+import dev.hermes.state.core.backend.Transaction;
 import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteErrors;
 import org.jooq.Condition;
@@ -167,6 +168,11 @@ public final class SqliteBackend implements Backend {
         // is at least the number of sessions, found with one index seek instead of count(*)'s scan.
         return DSL.select(DSL.coalesce(DSL.max(DSL.field(DSL.name("rowid"), Long.class)), DSL.inline(0L)))
                 .from(SESSIONS).asField();
+    }
+
+    /** Nothing to do: a rowid is one more than the largest present, whatever inserted it. */
+    @Override
+    public void afterExplicitIds(Transaction transaction) {
     }
 
     private static void execute(Connection connection, String sql) throws SQLException {
