@@ -28,9 +28,10 @@ import static dev.hermes.state.db.Tables.SESSIONS;
  * a write is a READ COMMITTED transaction that first takes the store's write lock, a transaction-level
  * advisory lock keyed by the schema, so that writes to one store run one at a time whichever process
  * makes them, as Hermes' {@code BEGIN IMMEDIATE}: read-then-write operations (a title's uniqueness,
- * counters) see what the previous write committed. Waiting for it longer than the busy timeout (the
- * connections' lock timeout) fails with SQLSTATE 55P03, which, like serialization failures and
- * deadlocks, is retried as a whole ({@link PostgresErrors#isRetryable}).
+ * counters) see what the previous write committed. It is queued for, first come first served, up to
+ * the busy timeout times the attempts; other locks (rows an application's own transaction holds)
+ * wait the busy timeout. Either wait ending fails with SQLSTATE 55P03, which, like serialization
+ * failures and deadlocks, is retried as a whole ({@link PostgresErrors#isRetryable}).
  */
 public final class PostgresBackend implements Backend {
     /** The first key of the store's write lock ("HSWL"); the second is the schema's. Not the migrations' key. */
@@ -45,9 +46,13 @@ public final class PostgresBackend implements Backend {
     public PostgresBackend(String schema, RetryPolicy retryPolicy) {
         this.schema = schema;
         this.retryPolicy = retryPolicy;
-        // String.hashCode is specified, so every process computes the same key for the schema
-        this.beginWrite = "BEGIN ISOLATION LEVEL READ COMMITTED; SELECT pg_catalog.pg_advisory_xact_lock("
-                + WRITE_LOCK_CLASS + ", " + schema.hashCode() + ")";
+        // The write lock is waited for in the server's queue (first come, first served) for as long as
+        // all attempts of the retry policy together: a waiter that timed out after the busy timeout
+        // would go to the back of the queue and, under steady load, never get through. String.hashCode
+        // is specified, so every process computes the same key for the schema.
+        long queueMillis = Math.max(1, retryPolicy.busyTimeout().toMillis()) * Math.max(1, retryPolicy.maxAttempts());
+        this.beginWrite = "BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL lock_timeout TO '" + queueMillis + "ms'; "
+                + "SELECT pg_catalog.pg_advisory_xact_lock(" + WRITE_LOCK_CLASS + ", " + schema.hashCode() + ")";
     }
 
     @Override
