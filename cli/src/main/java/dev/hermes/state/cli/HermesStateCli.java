@@ -17,6 +17,7 @@ import dev.hermes.state.cli.text.Highlighter;
 import dev.hermes.state.cli.text.Terminal;
 import dev.hermes.state.cli.text.Times;
 import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.postgresql.PostgresLocation;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -70,14 +71,19 @@ public final class HermesStateCli implements Callable<Integer> {
     private static final Map<String, Supplier<Object>> COMMANDS = commands();
 
     /** The global options that take a value (to find the subcommand's name among the arguments). */
-    private static final Set<String> OPTIONS_WITH_VALUE = Set.of("--db", "--color");
+    private static final Set<String> OPTIONS_WITH_VALUE = Set.of("--db", "--schema", "--color");
 
     /** How much of an error the command prints: a stack trace only when asked for. */
     private static final String DEBUG_ENV = "HERMES_STATE_DEBUG";
 
-    @Option(names = "--db", paramLabel = "PATH", scope = ScopeType.INHERIT,
-            description = "The database file (default: $HERMES_HOME/state.db, else ~/.hermes/state.db).")
-    private Path db;
+    @Option(names = "--db", paramLabel = "PATH|URL", scope = ScopeType.INHERIT,
+            description = "The database file (default: $HERMES_HOME/state.db, else ~/.hermes/state.db), or a PostgreSQL "
+                    + "server: postgresql://user:password@host:port/dbname (or jdbc:postgresql://...).")
+    private String db;
+
+    @Option(names = "--schema", paramLabel = "NAME", scope = ScopeType.INHERIT,
+            description = "With a PostgreSQL --db: the schema the store lives in (default: hermes).")
+    private String schema;
 
     @Option(names = "--json", scope = ScopeType.INHERIT,
             description = "Machine-readable output: one JSON document on stdout, with Hermes' keys.")
@@ -269,14 +275,28 @@ public final class HermesStateCli implements Callable<Integer> {
         return readOnly;
     }
 
-    /** The --db file, else the Hermes default location. */
+    /** The --db file, else the Hermes default location; a typed error when --db names a PostgreSQL server. */
     public Path dbPath() {
-        return db != null ? db : StateRepository.defaultPath();
+        if (dbIsUrl()) {
+            throw new InvalidArgumentException("This command works on a database file; --db names a PostgreSQL server");
+        }
+        return db != null ? Path.of(db) : StateRepository.defaultPath();
     }
 
-    /** The --db file when one was given. */
+    /** The --db file when one was given (null for none or a PostgreSQL URL). */
     public Path explicitDbPath() {
-        return db;
+        return db == null || dbIsUrl() ? null : Path.of(db);
+    }
+
+    /** True when --db is a PostgreSQL URL. */
+    public boolean dbIsUrl() {
+        return db != null && StateRepository.isUrl(db);
+    }
+
+    /** The --db PostgreSQL server and --schema, for the migrator; the password stays out of its text. */
+    public PostgresLocation dbLocation() {
+        PostgresLocation location = PostgresLocation.parse(db);
+        return schema == null ? location : location.withSchema(schema);
     }
 
     /** Times relative to this run's start, in the system time zone. */
@@ -310,6 +330,9 @@ public final class HermesStateCli implements Callable<Integer> {
      * file takes the migrator's fast path and Liquibase is not started).
      */
     public StateRepository openExisting() {
+        if (dbIsUrl()) {
+            return openServer(readOnly);
+        }
         Path path = requireExisting(dbPath());
         return readOnly ? openReadOnly(path) : StateRepository.open(path);
     }
@@ -317,7 +340,17 @@ public final class HermesStateCli implements Callable<Integer> {
     /** Opens an existing store for a command that changes it; refuses {@code --read-only}. */
     public StateRepository openForChange(String command) {
         refuseReadOnly(command);
-        return StateRepository.open(requireExisting(dbPath()));
+        return dbIsUrl() ? openServer(false) : StateRepository.open(requireExisting(dbPath()));
+    }
+
+    /** Opens the --db store, creating (migrating) it when missing, unless {@code --read-only}. */
+    public StateRepository openOrCreate() {
+        return dbIsUrl() ? openServer(readOnly) : openOrCreate(dbPath());
+    }
+
+    /** The store in --schema on the --db server, migrated on opening unless read-only. */
+    private StateRepository openServer(boolean readOnlyStore) {
+        return StateRepository.builder().url(db).schema(schema).readOnly(readOnlyStore).build();
     }
 
     /** Opens the store, creating a new file when there is none (unless {@code --read-only}). */

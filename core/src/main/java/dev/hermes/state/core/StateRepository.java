@@ -38,6 +38,7 @@ import dev.hermes.state.core.sessions.Sessions;
 import dev.hermes.state.core.titles.SessionTitles;
 import dev.hermes.state.core.tokens.TokenAccounting;
 import dev.hermes.state.core.windows.Windows;
+import dev.hermes.state.postgresql.PostgresLocation;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jspecify.annotations.Nullable;
@@ -115,6 +116,11 @@ public final class StateRepository implements AutoCloseable {
             return Path.of(home.strip()).resolve("state.db");
         }
         return Path.of(System.getProperty("user.home"), ".hermes", "state.db");
+    }
+
+    /** True when {@code location} is a PostgreSQL URL rather than a file path (see {@link Builder#location}). */
+    public static boolean isUrl(@Nullable String location) {
+        return PostgresLocation.isUrl(location);
     }
 
     public static Builder builder() {
@@ -594,6 +600,8 @@ public final class StateRepository implements AutoCloseable {
     public static final class Builder {
         private @Nullable Path path;
         private @Nullable DataSource dataSource;
+        private @Nullable String url;
+        private @Nullable String schema;
         private boolean readOnly;
         private Duration busyTimeout = Duration.ofSeconds(1);
         private int maxAttempts = 15;
@@ -610,6 +618,35 @@ public final class StateRepository implements AutoCloseable {
         public Builder path(@Nullable Path path) {
             this.path = path;
             return this;
+        }
+
+        /**
+         * A store on a PostgreSQL server: {@code postgresql://user:password@host:port/dbname} (libpq form,
+         * as Hermes' {@code HERMES_DATABASE_URL}) or {@code jdbc:postgresql://host:port/dbname?user=...}.
+         * The store lives in one schema ({@link #schema}, {@code hermes} by default), created and
+         * migrated on opening as a file is. The password never appears in a message.
+         */
+        public Builder url(@Nullable String url) {
+            this.url = url;
+            return this;
+        }
+
+        /** The PostgreSQL schema of a {@link #url} store (default {@code hermes}): several stores can share a database. */
+        public Builder schema(@Nullable String schema) {
+            this.schema = schema;
+            return this;
+        }
+
+        /**
+         * A file path or a PostgreSQL URL, as a user writes it ({@code --db}): text that starts with
+         * {@code postgresql://}, {@code postgres://} or {@code jdbc:postgresql:} is a {@link #url}.
+         */
+        public Builder location(String pathOrUrl) {
+            Arguments.required(pathOrUrl, "location");
+            if (isUrl(pathOrUrl)) {
+                return url(pathOrUrl);
+            }
+            return path(Path.of(pathOrUrl));
         }
 
         /** Build on an application-owned DataSource (it must point at a SQLite state.db). */
@@ -671,7 +708,7 @@ public final class StateRepository implements AutoCloseable {
          */
         public StateRepository build() {
             Clock storeClock = Arguments.required(clock, "clock");
-            return new StateRepository(Opening.open(new Opening.Request(path, dataSource, readOnly, busyTimeout,
+            return new StateRepository(Opening.open(new Opening.Request(path, dataSource, url, schema, readOnly, busyTimeout,
                     maxAttempts, minBackoff, maxBackoff, readerPoolSize, checkpointEvery, migrate)), storeClock);
         }
     }

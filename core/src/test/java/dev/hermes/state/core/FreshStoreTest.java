@@ -1,32 +1,102 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.testsupport.PostgresTestSchema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
 
 /**
- * The setting of the tests of one SPEC section: every test gets a store on a new file of its own
- * ({@link TestStores#fresh}: clock at {@link TestStores#EPOCH}, 1 ms per reading), closed after it.
+ * The contract suite's setting: every test of a subclass runs once per engine, on a store of its own
+ * (a new SQLite file, or a new schema on the test PostgreSQL server: {@link PostgresTestSchema}, a
+ * failure under CI=true when the server is missing), clock at {@link TestStores#EPOCH}, 1 ms per
+ * reading, closed after it. The same assertions hold on both engines: that is the contract. Checks
+ * with plain SQL go through {@link #queryLong} and the like, on the engine under test.
  * A subclass's own {@code @BeforeEach} runs after this one, with the store open.
  */
+@ParameterizedClass(name = "{0}")
+@EnumSource(FreshStoreTest.Engine.class)
 abstract class FreshStoreTest {
+    /** The engines of the contract. */
+    enum Engine { SQLITE, POSTGRESQL }
+
+    @Parameter
+    Engine engine;
     @TempDir
     private Path dir;
+    private final PostgresTestSchema postgres = new PostgresTestSchema();
     /** The store under test. */
     StateRepository store;
-    /** Its file, for checks with plain SQL ({@link TestStores#queryLong} and the like). */
+    /** Its file on SQLite (null on PostgreSQL). */
     Path file;
+    /** The store's clock (tests move it on). */
+    TestStores.TickingClock clock;
 
     @BeforeEach
     final void openFreshStore() {
-        store = TestStores.fresh(dir);
-        file = dir.resolve("state.db");
+        clock = new TestStores.TickingClock(TestStores.EPOCH, Duration.ofMillis(1));
+        if (engine == Engine.SQLITE) {
+            store = TestStores.fresh(dir, clock);
+            file = dir.resolve("state.db");
+        } else {
+            postgres.create();
+            store = StateRepository.builder().url(postgres.url()).schema(postgres.schema()).clock(clock).build();
+        }
     }
 
     @AfterEach
-    final void closeStore() {
-        store.close();
+    final void closeStore() throws SQLException {
+        if (store != null) {
+            store.close();
+        }
+        postgres.drop();
+    }
+
+    boolean onSqlite() {
+        return engine == Engine.SQLITE;
+    }
+
+    /** A plain JDBC connection to the store under test, outside the store (SQLite: foreign keys on). */
+    Connection plainConnection() throws SQLException {
+        if (onSqlite()) {
+            return TestStores.plainConnection(file);
+        }
+        Connection connection = postgres.connect();
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("SET search_path TO \"" + postgres.schema() + "\"");
+        }
+        return connection;
+    }
+
+    long queryLong(String sql) throws SQLException {
+        try (Connection connection = plainConnection();
+             var statement = connection.createStatement();
+             var rows = statement.executeQuery(sql)) {
+            return rows.next() ? rows.getLong(1) : -1;
+        }
+    }
+
+    String queryString(String sql) throws SQLException {
+        try (Connection connection = plainConnection();
+             var statement = connection.createStatement();
+             var rows = statement.executeQuery(sql)) {
+            return rows.next() ? rows.getString(1) : null;
+        }
+    }
+
+    void execute(String... statements) throws SQLException {
+        try (Connection connection = plainConnection(); var statement = connection.createStatement()) {
+            for (String sql : statements) {
+                statement.execute(sql);
+            }
+        }
     }
 }

@@ -66,16 +66,16 @@ class LineageTest extends FreshStoreTest {
         child("created-first", "root");
         child("created-second", "root");
         child("created-third", "root");
-        double rootEnd = TestStores.queryLong(file, "SELECT CAST(ended_at AS INTEGER) FROM sessions WHERE id = 'root'");
-        TestStores.execute(file,
+        double rootEnd = queryLong("SELECT CAST(ended_at AS INTEGER) FROM sessions WHERE id = 'root'");
+        execute(
                 "UPDATE sessions SET started_at = " + (rootEnd + 50) + " WHERE id = 'created-first'",
                 "UPDATE sessions SET started_at = " + (rootEnd + 20) + " WHERE id IN ('created-second', 'created-third')");
         assertEquals("created-first", store.compressionTip("root"), "the latest start wins, whatever the creation order");
-        TestStores.execute(file, "UPDATE sessions SET started_at = " + (rootEnd + 20) + " WHERE id = 'created-first'");
+        execute("UPDATE sessions SET started_at = " + (rootEnd + 20) + " WHERE id = 'created-first'");
         assertEquals("created-first", store.compressionTip("root"), "a tie goes to the first created");
-        TestStores.execute(file, "UPDATE sessions SET started_at = " + (rootEnd + 10) + " WHERE id = 'created-first'");
+        execute("UPDATE sessions SET started_at = " + (rootEnd + 10) + " WHERE id = 'created-first'");
         assertEquals("created-second", store.compressionTip("root"));
-        TestStores.execute(file, "UPDATE sessions SET started_at = " + (rootEnd - 10) + " WHERE id IN ('created-second', 'created-third')");
+        execute("UPDATE sessions SET started_at = " + (rootEnd - 10) + " WHERE id IN ('created-second', 'created-third')");
         assertEquals("created-first", store.compressionTip("root"), "children started before the end are not continuations");
     }
 
@@ -156,7 +156,7 @@ class LineageTest extends FreshStoreTest {
         child("b", "a");
         // Only a hand-edited file can hold a cycle: a's parent is b, b's parent is a, both "compressed"
         // with times that let each be the other's continuation.
-        TestStores.execute(file,
+        execute(
                 "UPDATE sessions SET parent_session_id = 'b', started_at = 40, ended_at = 10, end_reason = 'compression' WHERE id = 'a'",
                 "UPDATE sessions SET started_at = 20, ended_at = 30, end_reason = 'compression' WHERE id = 'b'");
         String tip = store.compressionTip("a");

@@ -83,7 +83,7 @@ class RichListingTest extends FreshStoreTest {
         store.createSession("quiet", "cli");
         store.createSession("busy", "cli");
         store.appendMessage("busy", NewMessage.of("user", "one"));
-        TestStores.execute(file, "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('busy', 'user', 'future', 1900000000.25)");
+        execute("INSERT INTO messages (session_id, role, content, timestamp) VALUES ('busy', 'user', 'future', 1900000000.25)");
         store.appendMessage("busy", NewMessage.of("user", "two"));
         List<RichSession> rows = store.listSessionsRich(ListSessionsQuery.defaults());
         assertEquals(Instant.parse("2030-03-17T17:46:40.250Z"), rows.get(0).lastActive());
@@ -127,7 +127,7 @@ class RichListingTest extends FreshStoreTest {
         store.createSession(NewSession.builder("root", "cli").model("model-root").systemPrompt("root prompt").userId("u1").build());
         store.appendMessage("root", NewMessage.of("user", "how do I migrate the database?"));
         store.updateTokenCounts("root", TokenUsage.builder().inputTokens(100).build());
-        TestStores.execute(file, "UPDATE sessions SET title = 'root title' WHERE id = 'root'");
+        execute("UPDATE sessions SET title = 'root title' WHERE id = 'root'");
         store.endSession("root", "compression");
         store.createSession(NewSession.builder("middle", "cli").parentSessionId("root").build());
         store.appendMessage("middle", NewMessage.of("user", "middle question"));
@@ -135,7 +135,7 @@ class RichListingTest extends FreshStoreTest {
         store.createSession(NewSession.builder("tip", "cli").parentSessionId("middle").model("model-tip").systemPrompt("tip prompt").build());
         store.appendMessage("tip", NewMessage.of("user", "continuing after compression"));
         store.appendMessage("tip", NewMessage.builder("assistant").content("ok").toolCalls(List.of(java.util.Map.of("id", "c"))).build());
-        TestStores.execute(file, "UPDATE sessions SET title = 'tip title' WHERE id = 'tip'");
+        execute("UPDATE sessions SET title = 'tip title' WHERE id = 'tip'");
         store.createSession("bare-root", "cli");
         store.endSession("bare-root", "compression");
 
@@ -187,7 +187,7 @@ class RichListingTest extends FreshStoreTest {
         store.createSession("tie-c", "cli");
         store.createSession("tie-b", "cli");
         store.createSession("tie-a", "cli");
-        TestStores.execute(file, "UPDATE sessions SET started_at = (SELECT started_at FROM sessions WHERE id = 's10') WHERE id LIKE 'tie-%'");
+        execute("UPDATE sessions SET started_at = (SELECT started_at FROM sessions WHERE id = 's10') WHERE id LIKE 'tie-%'");
         for (ListSessionsQuery.Builder builder : List.of(ListSessionsQuery.builder(), ListSessionsQuery.builder().source("cli"))) {
             List<Session> all = store.searchSessions(builder.build().source(), 100, 0);
             List<String> expected = all.stream()

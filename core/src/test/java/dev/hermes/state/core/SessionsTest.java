@@ -39,7 +39,7 @@ class SessionsTest extends FreshStoreTest {
         assertEquals(0, session.messageCount());
         // valid JSON text the Python agent reads with json.loads
         assertEquals("{\"temperature\":0.7,\"tools\":[\"terminal\",\"web\"]}", session.modelConfig());
-        assertEquals(1773133200.0, TestStores.queryLong(file, "SELECT started_at FROM sessions WHERE id = 's1'"), 0.0);
+        assertEquals(1773133200.0, queryLong("SELECT started_at FROM sessions WHERE id = 's1'"), 0.0);
     }
 
     @Test
@@ -80,7 +80,7 @@ class SessionsTest extends FreshStoreTest {
     void emptyModelConfigIsStoredAsNull() throws Exception {
         store.createSession(NewSession.builder("a", "cli").modelConfig(Map.of()).build());
         store.createSession(NewSession.builder("b", "cli").modelConfig(List.of()).build());
-        assertEquals(2, TestStores.queryLong(file, "SELECT count(*) FROM sessions WHERE model_config IS NULL"));
+        assertEquals(2, queryLong("SELECT count(*) FROM sessions WHERE model_config IS NULL"));
     }
 
     @Test

@@ -61,7 +61,7 @@ class StoreTitlesTest extends FreshStoreTest {
         store.inWriteTransaction(dsl -> dsl.update(SESSIONS).set(SESSIONS.TITLE, "taken").where(SESSIONS.ID.eq("s1")).execute());
         ConstraintViolationException raced = assertThrows(ConstraintViolationException.class, () -> store.inWriteTransaction(dsl ->
                 dsl.update(SESSIONS).set(SESSIONS.TITLE, "taken").where(SESSIONS.ID.eq("s2")).execute()));
-        assertTrue(raced.getMessage().contains("UNIQUE"), raced.getMessage());
+        assertTrue(raced.getMessage().toLowerCase(java.util.Locale.ROOT).contains("unique constraint"), raced.getMessage());
     }
 
     @Test

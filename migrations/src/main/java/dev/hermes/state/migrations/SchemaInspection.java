@@ -26,9 +26,14 @@ import java.util.TreeSet;
 record SchemaInspection(boolean exists, FileInspection contents) {
     static final String CHANGELOG_TABLE = "databasechangelog";
     static final String LOCK_TABLE = "databasechangeloglock";
-    /** The column and indexes that hold PostgreSQL's full-text search, in place of SQLite's FTS5 table and triggers. */
-    static final String SEARCH_COLUMN = "content_tsv";
-    static final List<String> SEARCH_INDEXES = List.of("idx_messages_content_tsv", "idx_messages_content_trgm");
+    /**
+     * The columns and indexes that hold PostgreSQL's full-text search (in place of SQLite's FTS5 table
+     * and triggers: the words and the CJK characters of each message) and sessions' insertion order
+     * (SQLite's implicit rowid).
+     */
+    static final List<String> SEARCH_COLUMNS = List.of("messages.content_tsv", "messages.content_grams", "sessions.rowid");
+    static final List<String> SEARCH_INDEXES = List.of("idx_messages_content_tsv", "idx_messages_content_grams",
+            "idx_sessions_rowid");
 
     static SchemaInspection of(Connection connection, String schema) throws SQLException {
         boolean exists;
@@ -102,8 +107,13 @@ record SchemaInspection(boolean exists, FileInspection contents) {
                 .forEach(c -> missing.add("sessions." + c));
         FileInspection.V6_MESSAGE_COLUMNS.stream().filter(c -> !contents.messageColumns().contains(c))
                 .forEach(c -> missing.add("messages." + c));
-        if (!contents.messageColumns().contains(SEARCH_COLUMN)) {
-            missing.add("messages." + SEARCH_COLUMN);
+        for (String column : SEARCH_COLUMNS) {
+            String name = column.substring(column.indexOf('.') + 1);
+            boolean present = column.startsWith("messages.") ? contents.messageColumns().contains(name)
+                    : contents.sessionColumns().contains(name);
+            if (!present) {
+                missing.add(column);
+            }
         }
         for (String index : FileInspection.V6_INDEXES) {
             if (!contents.indexes().contains(index)) {

@@ -66,8 +66,9 @@ class PostgresAccessTest {
             MigrationResult result = migrator.migrate(limited);
             assertEquals(6, result.toVersion());
             assertEquals(List.of("v1-extension-pg-trgm"), result.adopted().stream().map(MigrationResult.AppliedChange::id).toList());
-            assertEquals(List.of("CREATE INDEX idx_messages_content_trgm ON store.messages USING gin (content extensions.gin_trgm_ops)"),
-                    query(database, "SELECT indexdef FROM pg_indexes WHERE indexname = 'idx_messages_content_trgm'"));
+            // version 1's trigram index was built with the extension's operator class; version 6 replaced it
+            assertEquals(List.of("CREATE INDEX idx_messages_content_grams ON store.messages USING gin (content_grams)"),
+                    query(database, "SELECT indexdef FROM pg_indexes WHERE indexname LIKE 'idx_messages_content_%gram%'"));
             assertTrue(migrator.migrate(limited).fastPath());
         });
     }

@@ -7,6 +7,8 @@ import dev.hermes.state.HermesStateException;
 import dev.hermes.state.StateIOException;
 
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTransientConnectionException;
 
 /**
  * Turns PostgreSQL failures into the typed exceptions of the public API, classified by SQLSTATE
@@ -28,10 +30,25 @@ public final class PostgresErrors {
         return sql == null ? "" : sql.getSQLState();
     }
 
-    /** Serialization failures, deadlocks and lock timeouts: the transaction may succeed when run again. */
+    /**
+     * Serialization failures, deadlocks and lock timeouts: the transaction may succeed when run again.
+     * Every SQLException of the chain counts (causes and the driver's next exceptions): when one of
+     * several statements sent together fails, the driver reports the statement after it first
+     * ("current transaction is aborted") with the real failure as its cause.
+     */
     public static boolean isRetryable(Throwable failure) {
-        String state = sqlState(failure);
-        return state.equals(SERIALIZATION_FAILURE) || state.equals(DEADLOCK_DETECTED) || state.equals(LOCK_NOT_AVAILABLE);
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SQLException sql) {
+                for (SQLException e = sql; e != null; e = e.getNextException() == e ? null : e.getNextException()) {
+                    String state = String.valueOf(e.getSQLState());
+                    if (state.equals(SERIALIZATION_FAILURE) || state.equals(DEADLOCK_DETECTED)
+                            || state.equals(LOCK_NOT_AVAILABLE)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     /**
@@ -47,20 +64,36 @@ public final class PostgresErrors {
         if (isRetryable(failure)) {
             return new BusyException("The database is busy (" + detail + ") while " + what, failure);
         }
+        if (isConnectionFailure(failure)) {
+            return new StateIOException("Cannot use the PostgreSQL server while " + what + ": " + detail, failure);
+        }
         return switch (state.length() == 5 ? state.substring(0, 2) : "") {
             case "23" -> new ConstraintViolationException("Constraint violated while " + what + ": " + detail, failure);
-            // connection exceptions, refused logins, unknown database, server shutting down or starting
-            case "08", "28", "3D" -> new StateIOException("Cannot use the PostgreSQL server while " + what + ": "
-                    + detail, failure);
             // out of disk, memory or connections; files of the server
             case "53", "58" -> new StateIOException("The PostgreSQL server failed while " + what + ": " + detail, failure);
             default -> state.equals(INSUFFICIENT_PRIVILEGE)
                     ? new StateIOException("Permission denied while " + what + ": " + detail, failure)
-                    // 57P01-57P05: the server is shutting down, restarting or starting
-                    : state.startsWith("57P")
-                    ? new StateIOException("Cannot use the PostgreSQL server while " + what + ": " + detail, failure)
                     : new HermesStateException(ErrorType.INTERNAL, "Unexpected failure while " + what + ": " + detail, failure);
         };
+    }
+
+    /**
+     * The server cannot be reached, refused the login, or ended the connection (shutting down,
+     * restarting, starting up): SQLSTATE classes 08, 28, 3D and 57P01-57P05, or a pool that found no
+     * connection in time. Never retried by the store: a write whose connection broke at COMMIT may
+     * have committed. The next call gets a new connection.
+     */
+    public static boolean isConnectionFailure(Throwable failure) {
+        String state = sqlState(failure);
+        if (state.startsWith("08") || state.startsWith("28") || state.startsWith("3D") || state.startsWith("57P")) {
+            return true;
+        }
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SQLTransientConnectionException || t instanceof SQLNonTransientConnectionException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static SQLException firstSqlException(Throwable failure) {
@@ -72,12 +105,24 @@ public final class PostgresErrors {
         return null;
     }
 
+    /** The innermost SQLException with a SQLSTATE: the driver's own, below a pool's or a framework's. */
+    private static SQLException innermostSqlException(Throwable failure) {
+        SQLException innermost = null;
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SQLException sql && sql.getSQLState() != null) {
+                innermost = sql;
+            }
+        }
+        return innermost;
+    }
+
     /**
      * The server's message on one line ("ERROR: " dropped; Detail and Hint kept after a semicolon);
-     * the message of the database failure itself, not of the layers (Liquibase) that wrapped it.
+     * the message of the database failure itself, not of the layers (Liquibase, the pool) that
+     * wrapped it.
      */
     private static String detail(Throwable failure) {
-        SQLException sql = firstSqlException(failure);
+        SQLException sql = innermostSqlException(failure);
         String message = String.valueOf((sql != null ? sql : failure).getMessage()).strip();
         if (message.startsWith("ERROR: ") || message.startsWith("FATAL: ")) {
             message = message.substring(7);

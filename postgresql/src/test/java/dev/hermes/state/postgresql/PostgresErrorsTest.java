@@ -44,6 +44,9 @@ class PostgresErrorsTest {
         }
         assertTrue(PostgresErrors.isRetryable(new SQLException("x", "40P01")));
         assertFalse(PostgresErrors.isRetryable(new SQLException("x", "23505")));
+        // one of several statements sent together failed: the driver reports the next one, the real failure as cause
+        assertTrue(PostgresErrors.isRetryable(new SQLException("current transaction is aborted", "25P02",
+                new SQLException("canceling statement due to lock timeout", "55P03"))));
     }
 
     @Test

@@ -5,6 +5,7 @@ import dev.hermes.state.cli.text.ProgressBar;
 import dev.hermes.state.cli.text.Times;
 import dev.hermes.state.migrations.MigrationResult;
 import dev.hermes.state.migrations.Migrator;
+import dev.hermes.state.postgresql.PostgresLocation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -38,24 +39,35 @@ public final class MigrateCommand implements Callable<Integer> {
         if (!dryRun) {
             cli.refuseReadOnly("migrate");
         }
-        Path file = cli.dbPath();
         Migrator migrator = Migrator.create();
         long start = System.nanoTime();
         MigrationResult result;
-        try (ProgressBar progress = ProgressBar.spinning(cli.err(), cli.progressWanted(),
-                (dryRun ? "checking " : "migrating ") + file.getFileName())) {
-            result = dryRun ? migrator.dryRun(file) : migrator.migrate(file);
+        String name;
+        if (cli.dbIsUrl()) {
+            PostgresLocation location = cli.dbLocation();
+            name = location.toString();
+            try (ProgressBar progress = ProgressBar.spinning(cli.err(), cli.progressWanted(),
+                    (dryRun ? "checking " : "migrating ") + name)) {
+                result = dryRun ? migrator.dryRun(location) : migrator.migrate(location);
+            }
+        } else {
+            Path file = cli.dbPath();
+            name = file.toString();
+            try (ProgressBar progress = ProgressBar.spinning(cli.err(), cli.progressWanted(),
+                    (dryRun ? "checking " : "migrating ") + file.getFileName())) {
+                result = dryRun ? migrator.dryRun(file) : migrator.migrate(file);
+            }
         }
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         if (cli.json()) {
-            cli.printJson(json(file, result));
+            cli.printJson(json(cli.dbIsUrl() ? name : cli.dbPath().toAbsolutePath().toString(), result));
         } else {
-            print(file, result, took);
+            print(name, result, took);
         }
         return HermesStateCli.OK;
     }
 
-    private void print(Path file, MigrationResult result, Duration took) {
+    private void print(String file, MigrationResult result, Duration took) {
         var out = cli.out();
         if (result.dryRun() && !result.fastPath()) {
             for (MigrationResult.AppliedChange change : result.changes()) {
@@ -72,7 +84,7 @@ public final class MigrateCommand implements Callable<Integer> {
     }
 
     /** One sentence saying what happened to the file. */
-    static String summary(Path file, MigrationResult result) {
+    static String summary(String file, MigrationResult result) {
         if (result.fastPath()) {
             return file + ": already up to date at schema version " + result.toVersion() + "; nothing to do";
         }
@@ -90,9 +102,9 @@ public final class MigrateCommand implements Callable<Integer> {
                 + result.adopted().size() + " already present)";
     }
 
-    private static Map<String, Object> json(Path file, MigrationResult result) {
+    private static Map<String, Object> json(String file, MigrationResult result) {
         Map<String, Object> document = new LinkedHashMap<>();
-        document.put("file", file.toAbsolutePath().toString());
+        document.put("file", file);
         document.put("from_version", result.fromVersion());
         document.put("to_version", result.dryRun() && !result.fastPath() ? Migrator.LATEST_VERSION : result.toVersion());
         document.put("created", result.created());

@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /** {@code rpc}: the JSON-lines RPC of SPEC section 7 on stdin/stdout, for programs in any language. */
@@ -26,9 +25,8 @@ public final class RpcCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Path file = cli.dbPath();
         BufferedReader requests = new BufferedReader(new InputStreamReader(cli.in(), StandardCharsets.UTF_8));
-        try (RpcServer server = new RpcServer(() -> cli.openOrCreate(file), cli.err())) {
+        try (RpcServer server = new RpcServer(cli::openOrCreate, cli.err())) {
             server.serve(requests, cli.out());
         } catch (IOException e) {
             throw new UncheckedIOException(e);

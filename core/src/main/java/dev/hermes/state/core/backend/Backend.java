@@ -42,7 +42,11 @@ public interface Backend {
     /** Restores what {@link #configure} changed on a connection the application lent us, before we hand it back. */
     void release(Connection connection, Role role) throws SQLException;
 
-    /** The statement that starts a write transaction holding the write lock from its first statement on. */
+    /**
+     * The statement that starts a write transaction holding the store's write lock from its first
+     * statement on: one write at a time per store, whichever process makes it, as Hermes' {@code BEGIN
+     * IMMEDIATE} on SQLite. Waiting longer than the busy timeout for it is a {@link #isRetryable} failure.
+     */
     String beginWrite();
 
     /** The statement that starts a read transaction (one consistent snapshot for several statements). */

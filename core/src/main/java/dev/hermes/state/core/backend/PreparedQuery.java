@@ -30,8 +30,10 @@ import java.util.function.Supplier;
  * ({@link Transaction#withStatement}). For the frequent writes and the frequent or complex reads,
  * jOOQ's rendering and the engine's compilation cost more than running them.
  *
- * <p>Values are bound by position, in the declared order of the parameter names, which is checked
- * once, at rendering, against the order in which the SQL holds them (each name exactly once).
+ * <p>Values are given in the declared order of the parameter names; at rendering, once per dialect,
+ * the names are matched with the places the SQL holds them (each name exactly once), so a dialect
+ * that writes clauses in another order (PostgreSQL's {@code OFFSET ... FETCH NEXT} for SQLite's
+ * {@code LIMIT ... OFFSET}) binds each value to its own place.
  * Values are bound as they are given: pass what the column stores (epoch seconds as a double for a
  * timestamp, see {@link #epochSeconds}; JSON as text, see {@link #json}). Rows come back as jOOQ
  * records of the query's own fields (converters applied), so they map exactly like rows of a
@@ -43,8 +45,11 @@ public final class PreparedQuery {
     private final Field<?> @Nullable [] rowFields;
     private final Map<SQLDialect, Rendered> rendered = new ConcurrentHashMap<>();
 
-    /** The SQL, and for a query that returns rows, the fields of its rows (else null). */
-    private record Rendered(String sql, Field<?> @Nullable [] fields) {
+    /**
+     * The SQL; for a query that returns rows, the fields of its rows (else null); for each place of
+     * the SQL, in order, the index of its declared parameter.
+     */
+    private record Rendered(String sql, Field<?> @Nullable [] fields, int[] declaredIndex) {
     }
 
     private PreparedQuery(Supplier<? extends Query> definition, Field<?> @Nullable [] rowFields, List<String> parameters) {
@@ -88,7 +93,7 @@ public final class PreparedQuery {
             throw new IllegalStateException("Not a query that returns rows: " + query.sql());
         }
         return transaction.withStatement(query.sql(), statement -> {
-            bind(statement, values);
+            bind(statement, query, values);
             try (ResultSet rows = statement.executeQuery()) {
                 return dsl.fetch(rows, fields);
             }
@@ -97,8 +102,9 @@ public final class PreparedQuery {
 
     /** The first column of the one row the statement returns (an insert's {@code RETURNING id}, a count). */
     public long fetchLong(Transaction transaction, @Nullable Object... values) throws SQLException {
-        return transaction.withStatement(rendered(transaction.dsl()).sql(), statement -> {
-            bind(statement, values);
+        Rendered query = rendered(transaction.dsl());
+        return transaction.withStatement(query.sql(), statement -> {
+            bind(statement, query, values);
             try (ResultSet rows = statement.executeQuery()) {
                 if (!rows.next()) {
                     throw new SQLException("No row from " + definition.get());
@@ -119,8 +125,9 @@ public final class PreparedQuery {
      * them, with no conversion (for a copy, which must see exactly what each column holds).
      */
     public <T> T query(Transaction transaction, RowsWork<T> work, @Nullable Object... values) throws SQLException {
-        return transaction.withStatement(rendered(transaction.dsl()).sql(), statement -> {
-            bind(statement, values);
+        Rendered query = rendered(transaction.dsl());
+        return transaction.withStatement(query.sql(), statement -> {
+            bind(statement, query, values);
             try (ResultSet rows = statement.executeQuery()) {
                 return work.read(rows);
             }
@@ -132,9 +139,10 @@ public final class PreparedQuery {
         if (rows.isEmpty()) {
             return new int[0];
         }
-        return transaction.withStatement(rendered(transaction.dsl()).sql(), statement -> {
+        Rendered query = rendered(transaction.dsl());
+        return transaction.withStatement(query.sql(), statement -> {
             for (@Nullable Object[] values : rows) {
-                bind(statement, values);
+                bind(statement, query, values);
                 statement.addBatch();
             }
             return statement.executeBatch();
@@ -143,8 +151,9 @@ public final class PreparedQuery {
 
     /** Runs the statement (an insert, update or delete) with {@code values} bound; returns the rows it changed. */
     public int execute(Transaction transaction, @Nullable Object... values) throws SQLException {
-        return transaction.withStatement(rendered(transaction.dsl()).sql(), statement -> {
-            bind(statement, values);
+        Rendered query = rendered(transaction.dsl());
+        return transaction.withStatement(query.sql(), statement -> {
+            bind(statement, query, values);
             return statement.executeUpdate();
         });
     }
@@ -153,32 +162,35 @@ public final class PreparedQuery {
         return rendered.computeIfAbsent(dsl.dialect(), dialect -> render(dsl));
     }
 
-    private void bind(PreparedStatement statement, @Nullable Object[] values) throws SQLException {
+    private void bind(PreparedStatement statement, Rendered query, @Nullable Object[] values) throws SQLException {
         if (values.length != parameters.size()) {
             throw new IllegalArgumentException("Expected values for " + parameters + ", got " + values.length);
         }
-        for (int i = 0; i < values.length; i++) {
-            statement.setObject(i + 1, values[i]);
+        int[] declaredIndex = query.declaredIndex();
+        for (int place = 0; place < declaredIndex.length; place++) {
+            statement.setObject(place + 1, values[declaredIndex[place]]);
         }
     }
 
     private Rendered render(DSLContext dsl) {
         Query query = definition.get();
         List<String> named = new ArrayList<>();
-        // getParams() lists every value in order of appearance; the inlined ones are SQL literals, not binds
-        query.getParams().forEach((name, param) -> {
+        // the parameters in the order this dialect's SQL holds them; the inlined ones are SQL literals, not binds
+        dsl.extractParams(query).forEach((name, param) -> {
             if (!param.isInline()) {
                 named.add(name);
             }
         });
-        if (!named.equals(parameters) || query.getBindValues().size() != parameters.size()) {
-            throw new IllegalStateException("Query parameters " + named + " (" + query.getBindValues().size()
+        int bindValues = dsl.extractBindValues(query).size();
+        if (named.size() != parameters.size() || !named.containsAll(parameters) || bindValues != parameters.size()) {
+            throw new IllegalStateException("Query parameters " + named + " (" + bindValues
                     + " bind values) do not match the declared " + parameters + ": " + dsl.render(query));
         }
+        int[] declaredIndex = named.stream().mapToInt(parameters::indexOf).toArray();
         // The select list itself, not query.fields() (copies): rows then hold the tables' own field objects.
         Field<?>[] fields = rowFields != null ? rowFields
                 : query instanceof Select<?> select ? select.getSelect().toArray(Field<?>[]::new)
                 : query instanceof ResultQuery<?> result ? result.fields() : null;
-        return new Rendered(dsl.render(query), fields);
+        return new Rendered(dsl.render(query), fields, declaredIndex);
     }
 }

@@ -38,6 +38,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p><b>Reads</b> borrow a connection that cannot write from a small lazily opened pool and run in
  * one read transaction, so the statements of one operation see one snapshot.
+ *
+ * <p>Connections of a {@linkplain ConnectionSource#pooled() pooled} source (a server) are not kept:
+ * each write and each read takes one from the source and gives it back when done, so one broken by a
+ * server restart fails the call that meets it (typed) and is replaced for the next.
  */
 public final class Database implements AutoCloseable {
 
@@ -69,6 +73,8 @@ public final class Database implements AutoCloseable {
     /** The store's one jOOQ configuration: every connection's context and the public one derive from it. */
     private final Configuration configuration;
     private final ConnectionSource source;
+    /** Connections are taken per unit of work and given back at once (see the class comment). */
+    private final boolean pooled;
     private final RetryPolicy retryPolicy;
     private final boolean readOnly;
     private final int checkpointEvery;
@@ -87,10 +93,11 @@ public final class Database implements AutoCloseable {
         this.configuration = configuration(backend.dialect());
         this.renderer = DSL.using(configuration);
         this.source = source;
+        this.pooled = source.pooled();
         this.retryPolicy = retryPolicy;
         this.readOnly = readOnly;
         this.checkpointEvery = checkpointEvery;
-        this.readers = new ReaderPool(readerPoolSize, this::openReader, this::closeReader);
+        this.readers = new ReaderPool(readerPoolSize, !pooled, this::openReader, this::closeReader);
     }
 
     /** The store's jOOQ configuration for {@code dialect}: jOOQ as a library should be, no connection. */
@@ -104,6 +111,11 @@ public final class Database implements AutoCloseable {
 
     public Optional<Path> file() {
         return source.file();
+    }
+
+    /** What the store is, for messages: the file, or the server and schema (never a password). */
+    public String describe() {
+        return source.describe();
     }
 
     public boolean isReadOnly() {
@@ -204,7 +216,14 @@ public final class Database implements AutoCloseable {
             writeLock.lock();
             try {
                 ensureOpen();
-                return work.run(writer());
+                Writer current = writer();
+                try {
+                    return work.run(current);
+                } finally {
+                    if (pooled) {
+                        closeWriter(current);
+                    }
+                }
             } catch (Exception e) {
                 failure = e;
             } finally {
@@ -217,7 +236,11 @@ public final class Database implements AutoCloseable {
         }
     }
 
+    /** The kept writer (opened by the first write), or for a pooled source a new one for this unit of work. */
     private Writer writer() throws SQLException {
+        if (pooled) {
+            return openWriter();
+        }
         if (writer == null) {
             writer = openWriter();
         }
@@ -306,6 +329,7 @@ public final class Database implements AutoCloseable {
             writeLock.unlock();
         }
         readers.close();
+        source.close();
     }
 
     private void ensureOpen() {

@@ -15,8 +15,9 @@ import java.util.concurrent.Semaphore;
 /**
  * At most {@code size} read connections, opened on first need (a command that reads once opens one
  * connection, not a pool) and reused until the store closes. No background thread: SQLite
- * connections do not go stale. Also serves the public read-only {@code DSLContext} as a jOOQ
- * {@link ConnectionProvider}.
+ * connections do not go stale. A pooled source's connections are not kept ({@code keepIdle} false):
+ * each goes back to the source's pool after its read, and the size only bounds how many are in use.
+ * Also serves the public read-only {@code DSLContext} as a jOOQ {@link ConnectionProvider}.
  */
 final class ReaderPool implements ConnectionProvider {
 
@@ -37,14 +38,16 @@ final class ReaderPool implements ConnectionProvider {
     }
 
     private final Semaphore permits;
+    private final boolean keepIdle;
     private final ConcurrentLinkedDeque<Reader> idle = new ConcurrentLinkedDeque<>();
     private final Map<Connection, Reader> byConnection = new ConcurrentHashMap<>();
     private final Opener opener;
     private final Closer closer;
     private volatile boolean closed;
 
-    ReaderPool(int size, Opener opener, Closer closer) {
+    ReaderPool(int size, boolean keepIdle, Opener opener, Closer closer) {
         this.permits = new Semaphore(size, true);
+        this.keepIdle = keepIdle;
         this.opener = opener;
         this.closer = closer;
     }
@@ -74,7 +77,7 @@ final class ReaderPool implements ConnectionProvider {
     }
 
     void giveBack(Reader reader) {
-        if (closed) {
+        if (closed || !keepIdle) {
             byConnection.remove(reader.jdbc());
             closer.close(reader);
         } else {

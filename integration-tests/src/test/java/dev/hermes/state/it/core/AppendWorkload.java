@@ -2,6 +2,7 @@ package dev.hermes.state.it.core;
 
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.model.NewMessage;
+import dev.hermes.state.core.model.TokenUsage;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -38,6 +39,11 @@ final class AppendWorkload {
         return rounds * (1 + BATCH);
     }
 
+    /** Input tokens each session counts afterwards (output tokens: twice as many). */
+    int inputTokensPerSession() {
+        return rounds;
+    }
+
     /** Tool calls each session counts afterwards: the single append of every 4th round carries two. */
     int toolCallsPerSession() {
         return 2 * (int) java.util.stream.IntStream.range(0, rounds).filter(round -> round % 4 == 3).count();
@@ -67,6 +73,8 @@ final class AppendWorkload {
                 start = System.nanoTime();
                 store.appendMessages(session(s), batch);
                 latencies.add(System.nanoTime() - start);
+                // incremental token accounting: a read-then-add that must not lose an update
+                store.updateTokenCounts(session(s), TokenUsage.builder().inputTokens(1).outputTokens(2).build());
             }
         }
         long[] sorted = latencies.stream().mapToLong(Long::longValue).toArray();

@@ -38,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (the benchmark measures fairness).
  */
 class ContentionTest {
-    private static final int ROUNDS = 40; // per writer: 4 sessions x 40 rounds x (1 single + 1 batch of 3)
+    static final int ROUNDS = 40; // per writer: 4 sessions x 40 rounds x (1 single + 1 batch of 3)
 
     private static final Duration CHILD_TIMEOUT = Duration.ofMinutes(5);
 
@@ -158,7 +158,7 @@ class ContentionTest {
     }
 
     /** Every session has exactly the rows its writer appended, and its counters agree with them. */
-    private static void checkEverySession(StateRepository store, List<String> writers, AppendWorkload shape) {
+    static void checkEverySession(StateRepository store, List<String> writers, AppendWorkload shape) {
         long expectedTotal = 0;
         for (String writer : writers) {
             AppendWorkload workload = new AppendWorkload(writer, ROUNDS);
@@ -169,6 +169,10 @@ class ContentionTest {
                 assertEquals(shape.messagesPerSession(), messages.size(), "rows of " + id);
                 assertEquals(messages.size(), session.messageCount(), "message_count of " + id);
                 assertEquals(shape.toolCallsPerSession(), session.toolCallCount(), "tool_call_count of " + id);
+                if (!writer.equals("python")) { // agent_writer.py does no token accounting
+                    assertEquals(shape.inputTokensPerSession(), session.inputTokens(), "input_tokens of " + id);
+                    assertEquals(2L * shape.inputTokensPerSession(), session.outputTokens(), "output_tokens of " + id);
+                }
                 expectedTotal += messages.size();
             }
         }
@@ -197,12 +201,12 @@ class ContentionTest {
         return child;
     }
 
-    private static void expectLine(ChildProcess process, String expected) {
+    static void expectLine(ChildProcess process, String expected) {
         assertEquals(expected, process.nextLine(CHILD_TIMEOUT), "first line of " + process.transcript());
     }
 
     /** Waits for a child to exit 0; returns the last line it wrote. */
-    private static String finish(ChildProcess process) {
+    static String finish(ChildProcess process) {
         ProcessResult result = process.finish(CHILD_TIMEOUT);
         assertEquals(0, result.exitCode(), "exit code of " + result);
         List<String> lines = result.lines();

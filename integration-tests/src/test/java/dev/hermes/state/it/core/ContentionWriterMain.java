@@ -5,10 +5,10 @@ import dev.hermes.state.core.StateRepository;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 
 /**
- * A separate writer process: opens its own store on the file, prints READY, waits for GO on stdin,
+ * A separate writer process: opens its own store on the file (or the PostgreSQL URL, in the schema
+ * given as a fourth argument), prints READY, waits for GO on stdin,
  * runs its {@link AppendWorkload}, prints one line "DONE latency-summary" (or "FAILED message")
  * and exits 0 (1 on failure).
  */
@@ -17,9 +17,9 @@ public final class ContentionWriterMain {
     }
 
     public static void main(String[] args) throws Exception {
-        Path file = Path.of(args[0]);
         AppendWorkload workload = new AppendWorkload(args[1], Integer.parseInt(args[2]));
-        try (StateRepository store = StateRepository.open(file)) {
+        try (StateRepository store = StateRepository.builder().location(args[0]).schema(args.length > 3 ? args[3] : null)
+                .build()) {
             System.out.println("READY");
             System.out.flush();
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

@@ -55,4 +55,9 @@ public final class SqliteFileConnections implements ConnectionSource {
     public Optional<Path> file() {
         return Optional.of(file);
     }
+
+    @Override
+    public String describe() {
+        return file.toString();
+    }
 }

@@ -1,0 +1,228 @@
+package dev.hermes.state.core.backend.postgres;
+
+import dev.hermes.state.HermesStateException;
+import dev.hermes.state.RetryPolicy;
+import dev.hermes.state.core.backend.Backend;
+import dev.hermes.state.core.backend.MessageSearch;
+import dev.hermes.state.core.backend.Transaction;
+import dev.hermes.state.postgresql.PostgresErrors;
+import dev.hermes.state.postgresql.PostgresPool;
+import org.jooq.Condition;
+import org.jooq.Field;
+import org.jooq.SQLDialect;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Locale;
+
+import static dev.hermes.state.db.Tables.SESSIONS;
+
+/**
+ * The PostgreSQL engine: the store lives in one schema (its connections' search path). Reads are
+ * read-only REPEATABLE READ transactions (one snapshot per operation, as a SQLite read transaction);
+ * a write is a READ COMMITTED transaction that first takes the store's write lock, a transaction-level
+ * advisory lock keyed by the schema, so that writes to one store run one at a time whichever process
+ * makes them, as Hermes' {@code BEGIN IMMEDIATE}: read-then-write operations (a title's uniqueness,
+ * counters) see what the previous write committed. It is queued for, first come first served, up to
+ * the busy timeout times the attempts; other locks (rows an application's own transaction holds)
+ * wait the busy timeout. Either wait ending fails with SQLSTATE 55P03, which, like serialization
+ * failures and deadlocks, is retried as a whole ({@link PostgresErrors#isRetryable}).
+ */
+public final class PostgresBackend implements Backend {
+    /** The identity sequence behind messages.id, in the store's schema (the connection's search path). */
+    private static final String MESSAGE_ID_SEQUENCE = "pg_catalog.pg_get_serial_sequence('messages', 'id')::regclass";
+
+    /** The first key of the store's write lock ("HSWL"); the second is the schema's. Not the migrations' key. */
+    private static final int WRITE_LOCK_CLASS = 0x4853574C;
+    private static final char LIKE_ESCAPE = '\\';
+    private static final String FOREIGN_KEY_VIOLATION = "23503";
+
+    private final String schema;
+    private final RetryPolicy retryPolicy;
+    private final String beginWrite;
+
+    public PostgresBackend(String schema, RetryPolicy retryPolicy) {
+        this.schema = schema;
+        this.retryPolicy = retryPolicy;
+        // The write lock is waited for in the server's queue (first come, first served) for as long as
+        // all attempts of the retry policy together: a waiter that timed out after the busy timeout
+        // would go to the back of the queue and, under steady load, never get through. String.hashCode
+        // is specified, so every process computes the same key for the schema.
+        long queueMillis = Math.max(1, retryPolicy.busyTimeout().toMillis()) * Math.max(1, retryPolicy.maxAttempts());
+        this.beginWrite = "BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL lock_timeout TO '" + queueMillis + "ms'; "
+                + "SELECT pg_catalog.pg_advisory_xact_lock(" + WRITE_LOCK_CLASS + ", " + schema.hashCode() + ")";
+    }
+
+    @Override
+    public SQLDialect dialect() {
+        return SQLDialect.POSTGRES;
+    }
+
+    /**
+     * The store's own connections were set up by their pool once ({@link PostgresPool#sessionSettings});
+     * a lent connection gets the same settings for the time the store uses it.
+     */
+    @Override
+    public void configure(Connection connection, Role role, boolean ownConnection) throws SQLException {
+        if (!connection.getAutoCommit()) {
+            connection.setAutoCommit(true);
+        }
+        if (!ownConnection) {
+            execute(connection, PostgresPool.sessionSettings(schema,
+                    role == Role.WRITER ? PostgresPool.Use.WRITE : PostgresPool.Use.READ, retryPolicy.busyTimeout()));
+        }
+    }
+
+    @Override
+    public void release(Connection connection, Role role) throws SQLException {
+        execute(connection, PostgresPool.resetSessionSettings());
+    }
+
+    @Override
+    public String beginWrite() {
+        return beginWrite;
+    }
+
+    @Override
+    public String beginRead() {
+        return "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
+    }
+
+    @Override
+    public boolean isRetryable(Throwable failure) {
+        return PostgresErrors.isRetryable(failure);
+    }
+
+    @Override
+    public boolean isForeignKeyViolation(Throwable failure) {
+        return PostgresErrors.sqlState(failure).equals(FOREIGN_KEY_VIOLATION);
+    }
+
+    @Override
+    public HermesStateException translate(Throwable failure, String what) {
+        return PostgresErrors.translate(failure, what);
+    }
+
+    /** Nothing to do: the server manages its own write-ahead log. */
+    @Override
+    public void checkpoint(Connection connection, boolean truncate) {
+    }
+
+    /** Frees dead rows' space for reuse and refreshes the planner's statistics, without locking writers out. */
+    @Override
+    public void vacuum(Connection connection) throws SQLException {
+        execute(connection, "VACUUM (ANALYZE) sessions, messages");
+    }
+
+    /** The store's tables with their indexes and TOAST data. */
+    @Override
+    public long databaseBytes(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT coalesce(sum(pg_catalog.pg_total_relation_size(c.oid)), 0)"
+                     + " FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+                     + " WHERE n.nspname = pg_catalog.current_schema() AND c.relkind = 'r'")) {
+            return rows.next() ? rows.getLong(1) : 0;
+        }
+    }
+
+    /** As SQLite's LIKE: ASCII letters case-insensitive, other characters exact. */
+    @Override
+    public Condition startsWith(Field<String> field, String prefix) {
+        String escaped = asciiLower(prefix).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+        return asciiLower(field).like(escaped + "%", LIKE_ESCAPE);
+    }
+
+    static Field<String> asciiLower(Field<String> field) {
+        return DSL.field("pg_catalog.translate({0}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')",
+                String.class, field);
+    }
+
+    static String asciiLower(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            out.append(c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c);
+        }
+        return out.toString();
+    }
+
+    /** tsvector words (GIN), ts_headline snippets, the CJK substring index. */
+    @Override
+    public MessageSearch messageSearch() {
+        return Search.INSTANCE;
+    }
+
+    private static final class Search {
+        static final MessageSearch INSTANCE = new PostgresMessageSearch();
+    }
+
+    /** The planner has statistics: it needs no hint. */
+    @Override
+    public <T> Field<T> unindexed(Field<T> field) {
+        return field;
+    }
+
+    /** Sessions' identity column {@code rowid} (version 6 on PostgreSQL): SQLite's implicit rowid. */
+    @Override
+    public Field<Long> insertionOrder(Table<?> table) {
+        return DSL.field(DSL.name(table.getName(), "rowid"), Long.class);
+    }
+
+    @Override
+    public Field<Long> chainLengthBound() {
+        return DSL.select(DSL.coalesce(DSL.max(DSL.field(DSL.name("rowid"), Long.class)), DSL.inline(0L)))
+                .from(SESSIONS).asField();
+    }
+
+    /**
+     * The larger of the largest id present and the last value the identity sequence handed out
+     * (null until it hands one out); 0 for none.
+     */
+    @Override
+    public long messageIdHighWater(Transaction transaction) throws SQLException {
+        return transaction.withStatement("SELECT greatest(coalesce((SELECT max(id) FROM messages), 0),"
+                + " coalesce(pg_catalog.pg_sequence_last_value(" + MESSAGE_ID_SEQUENCE + "), 0))", statement -> {
+                    try (ResultSet row = statement.executeQuery()) {
+                        row.next();
+                        return row.getLong(1);
+                    }
+                });
+    }
+
+    /**
+     * Moves the identity sequence of messages.id to the largest of {@code id}, the ids present and
+     * its own position: ids inserted explicitly (a copy) do not move an identity sequence.
+     */
+    @Override
+    public void raiseMessageIdHighWater(Transaction transaction, long id) throws SQLException {
+        transaction.withStatement("SELECT pg_catalog.setval(" + MESSAGE_ID_SEQUENCE + ", mark, true) FROM (SELECT greatest(?,"
+                + " coalesce((SELECT max(id) FROM messages), 0),"
+                + " coalesce(pg_catalog.pg_sequence_last_value(" + MESSAGE_ID_SEQUENCE + "), 0)) AS mark) high_water"
+                + " WHERE mark > 0", statement -> {
+                    statement.setLong(1, id);
+                    return statement.execute();
+                });
+    }
+
+    /** PostgreSQL's text types cannot hold U+0000. */
+    @Override
+    public boolean storesNulInText() {
+        return false;
+    }
+
+    private static void execute(Connection connection, String sql) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "PostgreSQL (schema " + schema.toLowerCase(Locale.ROOT) + ")";
+    }
+}
