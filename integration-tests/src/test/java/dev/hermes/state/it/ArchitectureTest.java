@@ -17,7 +17,6 @@ import java.util.stream.Stream;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
-import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.name;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -55,16 +54,10 @@ class ArchitectureTest {
         }
     }
 
-    /**
-     * One known cycle remains, pinned to its one edge so that no other can join it: the command line's
-     * subcommands read the options of their picocli parent, {@code cli.HermesStateCli}, which lists
-     * them. (To remove it: the shared options and helpers in a package below both.)
-     */
     @Test
     void noPackageCycles() {
         slices().matching("dev.hermes.state.(**)")
                 .should().beFreeOfCycles()
-                .ignoreDependency(resideInAPackage("dev.hermes.state.cli.command"), name("dev.hermes.state.cli.HermesStateCli"))
                 .because("every package depends on packages below it only (generated jOOQ code aside)")
                 .check(production.that(not(resideInAPackage("dev.hermes.state.db.."))));
     }

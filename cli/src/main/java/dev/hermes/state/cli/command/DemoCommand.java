@@ -1,7 +1,6 @@
 package dev.hermes.state.cli.command;
 
 import dev.hermes.state.InvalidArgumentException;
-import dev.hermes.state.cli.HermesStateCli;
 import dev.hermes.state.cli.demo.DemoClock;
 import dev.hermes.state.cli.demo.DemoData;
 import dev.hermes.state.cli.stats.StoreStats;
@@ -39,7 +38,7 @@ public final class DemoCommand implements Callable<Integer> {
     static final String DEFAULT_LOCATION = "target/demo/state.db";
 
     @ParentCommand
-    private HermesStateCli cli;
+    private CommandContext cli;
 
     @Override
     public Integer call() {
@@ -99,12 +98,12 @@ public final class DemoCommand implements Callable<Integer> {
                 .row("echo '{\"id\": 1, \"method\": \"session_count\"}' | " + db + " rpc", "Hermes' API, for any language")
                 .row("hermes-state --help", "everything else; without --db it opens your own ~/.hermes/state.db");
         next.lines().forEach(line -> out.println("  " + line));
-        return HermesStateCli.OK;
+        return CommandContext.OK;
     }
 
     private StateRepository open(Path file, DemoClock clock) {
         if (cli.readOnly()) {
-            return cli.openReadOnly(HermesStateCli.requireExisting(file));
+            return cli.openReadOnly(CommandContext.requireExisting(file));
         }
         return StateRepository.builder().path(file).clock(clock).build();
     }

@@ -1,6 +1,5 @@
 package dev.hermes.state.cli.command;
 
-import dev.hermes.state.cli.HermesStateCli;
 import dev.hermes.state.cli.text.ProgressBar;
 import dev.hermes.state.cli.text.Times;
 import dev.hermes.state.migrations.MigrationResult;
@@ -29,7 +28,7 @@ import java.util.concurrent.Callable;
         "--dry-run prints the SQL that would run and changes nothing."})
 public final class MigrateCommand implements Callable<Integer> {
     @ParentCommand
-    private HermesStateCli cli;
+    private CommandContext cli;
 
     @Option(names = "--dry-run", description = "Print the SQL that would run; write nothing.")
     private boolean dryRun;
@@ -64,7 +63,7 @@ public final class MigrateCommand implements Callable<Integer> {
         } else {
             print(name, result, took);
         }
-        return HermesStateCli.OK;
+        return CommandContext.OK;
     }
 
     private void print(String file, MigrationResult result, Duration took) {

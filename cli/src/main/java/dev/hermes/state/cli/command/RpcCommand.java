@@ -1,6 +1,5 @@
 package dev.hermes.state.cli.command;
 
-import dev.hermes.state.cli.HermesStateCli;
 import dev.hermes.state.cli.rpc.RpcServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
@@ -21,7 +20,7 @@ import java.util.concurrent.Callable;
                 + "{\"id\": ..., \"error\": {\"type\": ..., \"message\": ...}}. The file is created when missing."})
 public final class RpcCommand implements Callable<Integer> {
     @ParentCommand
-    private HermesStateCli cli;
+    private CommandContext cli;
 
     @Override
     public Integer call() {
@@ -31,6 +30,6 @@ public final class RpcCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return HermesStateCli.OK;
+        return CommandContext.OK;
     }
 }

@@ -1,6 +1,5 @@
 package dev.hermes.state.cli.command;
 
-import dev.hermes.state.cli.HermesStateCli;
 import dev.hermes.state.cli.json.HermesShapes;
 import dev.hermes.state.cli.view.SearchView;
 import dev.hermes.state.core.StateRepository;
@@ -25,7 +24,7 @@ import java.util.concurrent.Callable;
         "Matches are highlighted in a terminal; piped output keeps Hermes' >>>match<<< markers."})
 public final class SearchCommand implements Callable<Integer> {
     @ParentCommand
-    private HermesStateCli cli;
+    private CommandContext cli;
 
     @Parameters(paramLabel = "QUERY", description = "What to look for.")
     private String query;
@@ -63,6 +62,6 @@ public final class SearchCommand implements Callable<Integer> {
         } else {
             SearchView.render(query, hits, offset, cli.times(), cli.highlighter()).forEach(cli.out()::println);
         }
-        return HermesStateCli.OK;
+        return CommandContext.OK;
     }
 }

@@ -3,7 +3,6 @@ package dev.hermes.state.cli.command;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.StateIOException;
-import dev.hermes.state.cli.HermesStateCli;
 import dev.hermes.state.cli.json.HermesShapes;
 import dev.hermes.state.cli.json.Json;
 import dev.hermes.state.cli.text.ProgressBar;
@@ -45,16 +44,16 @@ import static dev.hermes.state.db.Tables.SESSIONS;
 /** {@code sessions list|show|lineage|rename|end|delete|prune|export}: the store's sessions. */
 @Command(mixinStandardHelpOptions = true, name = "sessions", description = "List, show, rename, end, delete, prune and export sessions.",
         subcommands = CommandLine.HelpCommand.class, synopsisSubcommandLabel = "COMMAND",
-        addMethodSubcommands = false) // HermesStateCli adds them: only the one being run
+        addMethodSubcommands = false) // CommandContext adds them: only the one being run
 public final class SessionsCommand implements Callable<Integer> {
     @ParentCommand
-    private HermesStateCli cli;
+    private CommandContext cli;
 
     /** {@code sessions} alone: its usage, as a usage error. */
     @Override
     public Integer call() {
         CommandLine.usage(this, cli.err());
-        return HermesStateCli.USAGE;
+        return CommandContext.USAGE;
     }
 
     // ------------------------------------------------------------------ reading
@@ -83,7 +82,7 @@ public final class SessionsCommand implements Callable<Integer> {
         }
         if (cli.json()) {
             cli.printJson(HermesShapes.richRows(rows));
-            return HermesStateCli.OK;
+            return CommandContext.OK;
         }
         SessionListView.render(rows, cli.times()).forEach(cli.out()::println);
         if (limit > 0 && rows.size() == limit) {
@@ -91,7 +90,7 @@ public final class SessionsCommand implements Callable<Integer> {
             cli.out().println("Showing " + (offset + 1) + "-" + (offset + rows.size()) + ". Next page: --offset " + (offset + limit)
                     + (all ? "" : "   Child sessions too: --all"));
         }
-        return HermesStateCli.OK;
+        return CommandContext.OK;
     }
 
     @Command(mixinStandardHelpOptions = true, name = "show", description = "One session with all its messages.")
@@ -107,11 +106,11 @@ public final class SessionsCommand implements Callable<Integer> {
         }
         if (cli.json()) {
             cli.printJson(HermesShapes.export(export));
-            return HermesStateCli.OK;
+            return CommandContext.OK;
         }
         SessionView.render(export.session(), export.messages(), cli.times(), cli.highlighter(),
                 full ? Integer.MAX_VALUE : SessionView.DEFAULT_MAX_CHARS).forEach(cli.out()::println);
-        return HermesStateCli.OK;
+        return CommandContext.OK;
     }
 
     @Command(mixinStandardHelpOptions = true, name = "lineage", description = "The tree the session belongs to, root first: compression continuations, "
@@ -134,10 +133,10 @@ public final class SessionsCommand implements Callable<Integer> {
             document.put("compression_tip_id", tipId);
             document.put("sessions", HermesShapes.lineage(tree));
             cli.printJson(document);
-            return HermesStateCli.OK;
+            return CommandContext.OK;
         }
         LineageView.render(tree, id, tipId, cli.times(), cli.highlighter()).forEach(cli.out()::println);
-        return HermesStateCli.OK;
+        return CommandContext.OK;
     }
 
     // ------------------------------------------------------------------ changing
@@ -165,7 +164,7 @@ public final class SessionsCommand implements Callable<Integer> {
         } else {
             cli.out().println("Renamed " + id + ": " + (previous == null ? "(untitled)" : "'" + previous + "'") + " → '" + current + "'");
         }
-        return HermesStateCli.OK;
+        return CommandContext.OK;
     }
 
     @Command(mixinStandardHelpOptions = true, name = "end", description = "End a live session with a reason (compression, cli_close, session_reset, ...). "
@@ -193,7 +192,7 @@ public final class SessionsCommand implements Callable<Integer> {
             cli.out().println(id + " was already ended " + cli.times().both(session.endedAt()) + " ("
                     + session.endReason() + "); left unchanged");
         }
-        return HermesStateCli.OK;
+        return CommandContext.OK;
     }
 
     @Command(mixinStandardHelpOptions = true, name = "delete", description = "Delete a session and its messages; its children become roots.")
@@ -220,7 +219,7 @@ public final class SessionsCommand implements Callable<Integer> {
             cli.out().println("Deleted " + id + " and its " + messages + (messages == 1 ? " message" : " messages")
                     + (children == 0 ? "" : "; " + children + (children == 1 ? " child session is" : " child sessions are") + " now a root"));
         }
-        return HermesStateCli.OK;
+        return CommandContext.OK;
     }
 
     @Command(mixinStandardHelpOptions = true, name = "prune", description = "Delete ended sessions started more than DAYS ago (live sessions are never pruned).")
@@ -236,7 +235,7 @@ public final class SessionsCommand implements Callable<Integer> {
                 candidates = store.pruneCandidates(days, source);
             }
             printPruneCandidates(days, source, candidates);
-            return HermesStateCli.OK;
+            return CommandContext.OK;
         }
         int pruned;
         long reclaimed = 0;
@@ -260,7 +259,7 @@ public final class SessionsCommand implements Callable<Integer> {
                     + Json.pythonFloat(days).replaceAll("\\.0$", "") + " days ago" + (source == null ? "" : " (source " + source + ")")
                     + (vacuum ? "; reclaimed " + Times.bytes(reclaimed) : ""));
         }
-        return HermesStateCli.OK;
+        return CommandContext.OK;
     }
 
     private void printPruneCandidates(double days, String source, List<Session> candidates) {
@@ -322,7 +321,7 @@ public final class SessionsCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new StateIOException("Cannot write the export" + (outFile == null ? "" : " to " + outFile) + ": " + e.getMessage(), e);
         } catch (OutputClosed closed) {
-            return HermesStateCli.OK;
+            return CommandContext.OK;
         }
         if (outFile != null) {
             if (cli.json()) {
@@ -336,7 +335,7 @@ public final class SessionsCommand implements Callable<Integer> {
                         + written[1] + (written[1] == 1 ? " message" : " messages") + ") to " + outFile);
             }
         }
-        return HermesStateCli.OK;
+        return CommandContext.OK;
     }
 
     private void exportAll(StateRepository store, String source, JsonGenerator json, long[] written) {

@@ -1,7 +1,6 @@
 package dev.hermes.state.cli.command;
 
 import dev.hermes.state.InvalidArgumentException;
-import dev.hermes.state.cli.HermesStateCli;
 import dev.hermes.state.cli.stats.StoreStats;
 import dev.hermes.state.cli.view.StatsView;
 import dev.hermes.state.core.StateRepository;
@@ -15,7 +14,7 @@ import java.util.concurrent.Callable;
 @Command(mixinStandardHelpOptions = true, name = "stats", description = "Counts per source, tokens and costs per model, largest sessions.")
 public final class StatsCommand implements Callable<Integer> {
     @ParentCommand
-    private HermesStateCli cli;
+    private CommandContext cli;
 
     @Option(names = "--top", paramLabel = "N", defaultValue = "5", description = "How many of the largest sessions (default ${DEFAULT-VALUE}).")
     private int top;
@@ -34,6 +33,6 @@ public final class StatsCommand implements Callable<Integer> {
         } else {
             StatsView.render(stats, cli.times(), cli.highlighter()).forEach(cli.out()::println);
         }
-        return HermesStateCli.OK;
+        return CommandContext.OK;
     }
 }

@@ -1,6 +1,5 @@
 package dev.hermes.state.cli.command;
 
-import dev.hermes.state.cli.HermesStateCli;
 import dev.hermes.state.cli.text.Table;
 import dev.hermes.state.cli.text.Times;
 import dev.hermes.state.migrations.Migrator;
@@ -26,18 +25,18 @@ import java.util.concurrent.Callable;
         + "counts and file size. Never writes.")
 public final class StatusCommand implements Callable<Integer> {
     @ParentCommand
-    private HermesStateCli cli;
+    private CommandContext cli;
 
     @Override
     public Integer call() {
-        Path file = HermesStateCli.requireExisting(cli.dbPath());
+        Path file = CommandContext.requireExisting(cli.dbPath());
         SchemaStatus status = Migrator.create().status(file);
         if (cli.json()) {
             cli.printJson(json(status));
         } else {
             print(status);
         }
-        return HermesStateCli.OK;
+        return CommandContext.OK;
     }
 
     private void print(SchemaStatus status) {
