@@ -76,14 +76,17 @@ class WritersCommandTest {
     }
 
     @Test
-    void aPostgresqlTargetNeedsTheBackendAndItsPasswordIsNeverShown() {
+    void aRefusedPostgresqlTargetIsOneLineAndItsPasswordIsNeverShown() {
+        // no such role on any test server (and where none runs, the connection is refused): one line either way
         Result result = run("writers", "--writers", "1", "--db", "postgresql://bench:s3cret@127.0.0.1:5432/hermes",
                 "--out", dir.resolve("w.json").toString());
         assertEquals(1, result.exitCode(), result.toString());
-        assertEquals("writer scaling on postgresql://bench:***@127.0.0.1:5432/hermes\n"
-                + "bench writers: failed: this build's StateRepository opens SQLite files only; a PostgreSQL target"
-                + " needs the PostgreSQL backend\n", result.err());
-        assertFalse(result.out().contains("s3cret"));
+        List<String> lines = result.err().lines().toList();
+        assertEquals(List.of("writer scaling on postgresql://bench:***@127.0.0.1:5432/hermes"), lines.subList(0, 1));
+        assertEquals(2, lines.size(), result.toString());
+        assertTrue(lines.get(1).startsWith("bench writers: failed: ") && lines.get(1).contains("postgresql://bench@127.0.0.1:5432/hermes"),
+                result.toString());
+        assertFalse(result.out().contains("s3cret") || result.err().contains("s3cret"));
         assertEquals("jdbc:postgresql://h/db?user=u&password=***", StoreTarget.describe("jdbc:postgresql://h/db?user=u&password=pw"));
         assertEquals("/tmp/a:b@c.db", StoreTarget.describe("/tmp/a:b@c.db"));
     }

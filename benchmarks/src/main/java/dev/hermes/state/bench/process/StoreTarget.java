@@ -2,12 +2,10 @@ package dev.hermes.state.bench.process;
 
 import dev.hermes.state.core.StateRepository;
 
-import java.nio.file.Path;
-import java.util.Locale;
 
 /**
  * What {@code --db} names for the runs that take any store: a SQLite file, or a PostgreSQL URL
- * ({@code postgresql://...}, {@code jdbc:postgresql://...}) once {@link StateRepository} opens one.
+ * ({@code postgresql://...}, {@code jdbc:postgresql://...}).
  * The one place the benchmark's processes open such a target.
  */
 public final class StoreTarget {
@@ -15,17 +13,12 @@ public final class StoreTarget {
     }
 
     public static boolean isUrl(String target) {
-        String lower = target.toLowerCase(Locale.ROOT);
-        return lower.startsWith("postgresql://") || lower.startsWith("postgres://") || lower.startsWith("jdbc:postgresql:");
+        return StateRepository.isUrl(target);
     }
 
-    /** Opens the store read-write (a file is created or migrated as {@link StateRepository#open(Path)} does). */
+    /** Opens the store read-write, created or migrated as a file or a server schema is on opening. */
     public static StateRepository open(String target) {
-        if (isUrl(target)) {
-            throw new IllegalArgumentException("this build's StateRepository opens SQLite files only; a PostgreSQL target"
-                    + " needs the PostgreSQL backend");
-        }
-        return StateRepository.open(Path.of(target));
+        return StateRepository.builder().location(target).build();
     }
 
     /** The engine's name, for the report. */

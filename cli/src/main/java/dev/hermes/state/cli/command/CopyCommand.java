@@ -4,7 +4,6 @@ import dev.hermes.state.HermesStateException;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.SchemaTooNewException;
 import dev.hermes.state.StateIOException;
-import dev.hermes.state.cli.HermesStateCli;
 import dev.hermes.state.cli.text.ProgressBar;
 import dev.hermes.state.cli.text.Table;
 import dev.hermes.state.cli.text.Times;
@@ -48,7 +47,7 @@ public final class CopyCommand implements Callable<Integer> {
     private static final String TARGET = "target";
 
     @ParentCommand
-    private HermesStateCli cli;
+    private CommandContext cli;
 
     @Option(names = "--from", paramLabel = "SRC", required = true,
             description = "The source: a state.db file or a PostgreSQL URL. An older file is migrated first, as by every "
@@ -60,14 +59,10 @@ public final class CopyCommand implements Callable<Integer> {
                     + "when missing). It must hold no session, unless --append.")
     private String to;
 
-    @Option(names = "--schema", paramLabel = "NAME",
-            description = "The PostgreSQL schema of the store on either side (default: " + PostgresLocation.DEFAULT_SCHEMA + ").")
-    private String schema;
-
-    @Option(names = "--from-schema", paramLabel = "NAME", description = "The source's PostgreSQL schema (overrides --schema).")
+    @Option(names = "--from-schema", paramLabel = "NAME", description = "The source's PostgreSQL schema (overrides the global --schema).")
     private String fromSchema;
 
-    @Option(names = "--to-schema", paramLabel = "NAME", description = "The target's PostgreSQL schema (overrides --schema).")
+    @Option(names = "--to-schema", paramLabel = "NAME", description = "The target's PostgreSQL schema (overrides the global --schema).")
     private String toSchema;
 
     @Option(names = "--append", description = "Add to a target that holds sessions (and resume an interrupted copy): a "
@@ -102,15 +97,14 @@ public final class CopyCommand implements Callable<Integer> {
             print(source, target, report, took);
         }
         boolean failed = append ? report.sessionsDiffering() > report.sessionsSkipped() : !report.verified();
-        return failed ? HermesStateCli.USER_ERROR : HermesStateCli.OK;
+        return failed ? CommandContext.USER_ERROR : CommandContext.OK;
     }
 
     /** Opens one side; its failure (missing, not a database, too new...) says which side it is. */
     private StateRepository open(String side, String location, String sideSchema, boolean readOnly) {
         try {
             if (PostgresLocation.isUrl(location)) {
-                PostgresLocation.parse(location).withSchema(schemaFor(sideSchema));
-                throw new InvalidArgumentException("PostgreSQL stores are not supported by this build yet");
+                return StateRepository.builder().url(location).schema(schemaFor(sideSchema)).readOnly(readOnly).build();
             }
             Path file = Path.of(location);
             if (SOURCE.equals(side) && !Files.exists(file)) {
@@ -128,7 +122,7 @@ public final class CopyCommand implements Callable<Integer> {
     }
 
     private String schemaFor(String sideSchema) {
-        return sideSchema != null ? sideSchema : schema != null ? schema : PostgresLocation.DEFAULT_SCHEMA;
+        return sideSchema != null ? sideSchema : cli.schema() != null ? cli.schema() : PostgresLocation.DEFAULT_SCHEMA;
     }
 
     /** A file as given; a URL without its password. */
