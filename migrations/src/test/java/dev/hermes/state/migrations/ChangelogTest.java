@@ -127,7 +127,9 @@ class ChangelogTest {
                 expected.add(changeSet.id());
             }
         }
-        expected.addAll(postgresqlOnlyV6);
+        // ... at the end of version 6, before hermes-state's own tables (windows), which come last in both
+        int ownTables = (int) expected.stream().takeWhile(id -> !id.startsWith("windows-")).count();
+        expected.addAll(ownTables, postgresqlOnlyV6);
         assertEquals(expected, changeSets.stream().map(Changelog.ChangeSetRef::id).toList());
         for (Changelog.ChangeSetRef changeSet : changeSets) {
             boolean own = changeSet.id().startsWith("windows-");
