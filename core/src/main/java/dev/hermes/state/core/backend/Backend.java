@@ -5,7 +5,6 @@ import org.jooq.Condition;
 import org.jooq.Field;
 import org.jooq.SQLDialect;
 import org.jooq.Table;
-import org.jooq.impl.DSL;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -78,14 +77,9 @@ public interface Backend {
 
     /**
      * Whether the database has {@code table}, read in {@code transaction} without failing it. For
-     * hermes-state's own tables, which a file opened read-only (or without migrating) may lack. The
-     * SQL standard's information schema (the current schema) unless the engine lacks it.
+     * hermes-state's own tables, which a file opened read-only (or without migrating) may lack.
      */
-    default boolean hasTable(Transaction transaction, Table<?> table) throws SQLException {
-        return transaction.dsl().fetchCount(DSL.table(DSL.name("information_schema", "tables")),
-                DSL.field(DSL.name("table_schema")).eq(DSL.currentSchema())
-                        .and(DSL.field(DSL.name("table_name")).eq(table.getName()))) > 0;
-    }
+    boolean hasTable(Transaction transaction, Table<?> table) throws SQLException;
 
     /** Full-text search over the messages, in this engine's dialect. */
     MessageSearch messageSearch();

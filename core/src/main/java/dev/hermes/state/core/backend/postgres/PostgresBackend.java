@@ -179,6 +179,17 @@ public final class PostgresBackend implements Backend {
                 .from(SESSIONS).asField();
     }
 
+    /** Resolved as the store's queries are, through the connection's search path (the store's schema). */
+    @Override
+    public boolean hasTable(Transaction transaction, Table<?> table) throws SQLException {
+        return transaction.withStatement("SELECT pg_catalog.to_regclass(?) IS NOT NULL", statement -> {
+            statement.setString(1, table.getName());
+            try (ResultSet row = statement.executeQuery()) {
+                return row.next() && row.getBoolean(1);
+            }
+        });
+    }
+
     /**
      * The larger of the largest id present and the last value the identity sequence handed out
      * (null until it hands one out); 0 for none.
