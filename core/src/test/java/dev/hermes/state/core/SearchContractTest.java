@@ -12,7 +12,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,12 +28,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SearchContractTest extends FreshStoreTest {
     private Connection connection;
-    private Writer writer;
+    private PlainSqlWriter writer;
 
     @BeforeEach
     void openWriter() throws SQLException {
         connection = plainConnection();
-        writer = new Writer(connection);
+        writer = new PlainSqlWriter(connection);
     }
 
     @AfterEach
@@ -437,50 +436,5 @@ class SearchContractTest extends FreshStoreTest {
         writer.session("s", "cli", 1000);
         writer.message("s", "user", "somethingelse", 1001);
         assertEquals(List.of(), ids(SearchQuery.of("thing")));
-    }
-
-
-
-    /** Writes sessions and messages with explicit timestamps (epoch seconds) in plain SQL both engines take. */
-    static final class Writer implements AutoCloseable {
-        private final PreparedStatement session;
-        private final PreparedStatement message;
-
-        Writer(Connection connection) throws SQLException {
-            session = connection.prepareStatement(
-                    "INSERT INTO sessions (id, source, model, started_at) VALUES (?, ?, ?, ?)");
-            message = connection.prepareStatement(
-                    "INSERT INTO messages (session_id, role, content, tool_name, timestamp) VALUES (?, ?, ?, ?, ?) RETURNING id");
-        }
-
-        void session(String id, String source, double startedAt) throws SQLException {
-            session.setString(1, id);
-            session.setString(2, source);
-            session.setString(3, "test/model");
-            session.setDouble(4, startedAt);
-            session.executeUpdate();
-        }
-
-        long message(String sessionId, String role, String content, double timestamp) throws SQLException {
-            return message(sessionId, role, content, null, timestamp);
-        }
-
-        long message(String sessionId, String role, String content, String toolName, double timestamp) throws SQLException {
-            message.setString(1, sessionId);
-            message.setString(2, role);
-            message.setString(3, content);
-            message.setString(4, toolName);
-            message.setDouble(5, timestamp);
-            try (var keys = message.executeQuery()) {
-                keys.next();
-                return keys.getLong(1);
-            }
-        }
-
-        @Override
-        public void close() throws SQLException {
-            session.close();
-            message.close();
-        }
     }
 }

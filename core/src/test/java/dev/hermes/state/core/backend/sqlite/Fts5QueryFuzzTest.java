@@ -1,5 +1,6 @@
 package dev.hermes.state.core.backend.sqlite;
 
+import dev.hermes.state.core.PlainSqlWriter;
 import dev.hermes.state.core.backend.Transaction;
 import dev.hermes.state.core.model.SearchHit;
 import dev.hermes.state.core.model.SearchQuery;
@@ -89,7 +90,7 @@ class Fts5QueryFuzzTest {
         corpusTerms.addAll(words);
 
         connection.setAutoCommit(false);
-        try (SearchDatabases.Writer writer = new SearchDatabases.Writer(connection)) {
+        try (PlainSqlWriter writer = new PlainSqlWriter(connection)) {
             for (int s = 0; s < 10; s++) {
                 writer.session("fuzz-" + s, List.of("cli", "telegram", "discord").get(s % 3), 1000 + s);
             }

@@ -1,5 +1,6 @@
 package dev.hermes.state.core.backend.sqlite;
 
+import dev.hermes.state.core.PlainSqlWriter;
 import dev.hermes.state.ErrorType;
 import dev.hermes.state.HermesStateException;
 import dev.hermes.state.InvalidArgumentException;
@@ -40,14 +41,14 @@ class MessageSearchTest {
     private Path file;
     private Connection connection;
     private Transaction reader;
-    private SearchDatabases.Writer writer;
+    private PlainSqlWriter writer;
 
     @BeforeEach
     void open() throws SQLException {
         file = SearchDatabases.newDatabase(dir);
         connection = SearchDatabases.open(file);
         reader = SearchDatabases.reader(connection);
-        writer = new SearchDatabases.Writer(connection);
+        writer = new PlainSqlWriter(connection);
     }
 
     @AfterEach

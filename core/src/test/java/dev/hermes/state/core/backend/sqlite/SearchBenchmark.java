@@ -1,5 +1,6 @@
 package dev.hermes.state.core.backend.sqlite;
 
+import dev.hermes.state.core.PlainSqlWriter;
 import dev.hermes.state.core.backend.MessageSearch;
 import dev.hermes.state.core.backend.Transaction;
 import dev.hermes.state.core.model.SearchQuery;
@@ -396,7 +397,7 @@ public final class SearchBenchmark {
             }
             SplitMix64 content = new SplitMix64(44);
             connection.setAutoCommit(false);
-            try (SearchDatabases.Writer writer = new SearchDatabases.Writer(connection)) {
+            try (PlainSqlWriter writer = new PlainSqlWriter(connection)) {
                 String[] sources = {"cli", "telegram", "discord", "slack", "whatsapp"};
                 double clock = 1_700_000_000;
                 int ordinal = 0;
