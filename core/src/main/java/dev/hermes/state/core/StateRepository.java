@@ -631,7 +631,10 @@ public final class StateRepository implements AutoCloseable {
             return this;
         }
 
-        /** The PostgreSQL schema of a {@link #url} store (default {@code hermes}): several stores can share a database. */
+        /**
+         * The PostgreSQL schema of a {@link #url} or PostgreSQL {@link #dataSource} store (default
+         * {@code hermes}): several stores can share a database.
+         */
         public Builder schema(@Nullable String schema) {
             this.schema = schema;
             return this;
@@ -649,7 +652,11 @@ public final class StateRepository implements AutoCloseable {
             return path(Path.of(pathOrUrl));
         }
 
-        /** Build on an application-owned DataSource (it must point at a SQLite state.db). */
+        /**
+         * Build on an application-owned DataSource: a SQLite state.db, or a PostgreSQL database whose
+         * store lives in {@link #schema} ({@code hermes} by default). The engine is asked of its first
+         * connection.
+         */
         public Builder dataSource(@Nullable DataSource dataSource) {
             this.dataSource = dataSource;
             return this;

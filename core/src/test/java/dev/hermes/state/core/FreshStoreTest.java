@@ -1,5 +1,7 @@
 package dev.hermes.state.core;
 
+import com.zaxxer.hikari.HikariDataSource;
+import dev.hermes.state.postgresql.PostgresLocation;
 import dev.hermes.state.testsupport.PostgresTestSchema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -25,8 +27,11 @@ import java.time.Duration;
 @ParameterizedClass(name = "{0}")
 @EnumSource(FreshStoreTest.Engine.class)
 abstract class FreshStoreTest {
-    /** The engines of the contract. */
-    enum Engine { SQLITE, POSTGRESQL }
+    /**
+     * The engines of the contract: a SQLite file, a PostgreSQL URL (the store's own pools), and a
+     * PostgreSQL schema reached through the application's own pool (a lent DataSource).
+     */
+    enum Engine { SQLITE, POSTGRESQL, POSTGRESQL_DATASOURCE }
 
     @Parameter
     Engine engine;
@@ -39,6 +44,8 @@ abstract class FreshStoreTest {
     Path file;
     /** The store's clock (tests move it on). */
     TestStores.TickingClock clock;
+    /** The application's pool the store borrows from (POSTGRESQL_DATASOURCE only). */
+    private HikariDataSource applicationPool;
 
     @BeforeEach
     final void openFreshStore() {
@@ -46,9 +53,17 @@ abstract class FreshStoreTest {
         if (engine == Engine.SQLITE) {
             store = TestStores.fresh(dir, clock);
             file = dir.resolve("state.db");
-        } else {
+        } else if (engine == Engine.POSTGRESQL) {
             postgres.create();
             store = StateRepository.builder().url(postgres.url()).schema(postgres.schema()).clock(clock).build();
+        } else {
+            postgres.create();
+            applicationPool = new HikariDataSource();
+            applicationPool.setJdbcUrl(postgres.jdbcUrl());
+            applicationPool.setUsername(PostgresLocation.parse(postgres.url()).user());
+            applicationPool.setPassword(postgres.password());
+            applicationPool.setMaximumPoolSize(6);
+            store = StateRepository.builder().dataSource(applicationPool).schema(postgres.schema()).clock(clock).build();
         }
     }
 
@@ -56,6 +71,9 @@ abstract class FreshStoreTest {
     final void closeStore() throws SQLException {
         if (store != null) {
             store.close();
+        }
+        if (applicationPool != null) {
+            applicationPool.close();
         }
         postgres.drop();
     }

@@ -173,6 +173,26 @@ public final class Migrator {
     }
 
     /**
+     * Checks, without writing, that the store in a PostgreSQL schema can be read as a version-6 store
+     * (a newer one qualifies); returns the version it claims. Never creates the schema.
+     *
+     * @throws StateIOException            the schema does not exist or lacks version-6 objects, or the server
+     *                                     cannot be reached
+     * @throws NotAHermesDatabaseException the schema holds no Hermes store
+     */
+    public int checkReadable(PostgresLocation database) {
+        return PostgresMigration.checkReadable(checkLocation(database));
+    }
+
+    /** {@link #checkReadable(PostgresLocation)} for {@code schema} on an application-owned connection. */
+    public int checkReadable(Connection connection, String schema) {
+        if (connection == null) {
+            throw new InvalidArgumentException("connection must not be null");
+        }
+        return PostgresMigration.checkReadable(connection, schema, "schema " + schema);
+    }
+
+    /**
      * Checks, without writing, that a file can be read as a version-6 store: it is a Hermes database
      * and has every version-6 column (a newer file qualifies). Returns the version it claims.
      */

@@ -69,6 +69,41 @@ final class PostgresMigration {
         }
     }
 
+    /**
+     * Checks, without writing, that {@code schema} can be read as a version-6 store (a newer one
+     * qualifies); returns the version it claims.
+     */
+    static int checkReadable(Connection connection, String schema, String name) {
+        PostgresLocation.checkSchema(schema);
+        try {
+            SchemaInspection inspection = SchemaInspection.of(connection, schema);
+            FileInspection contents = inspection.contents();
+            if (!inspection.exists()) {
+                throw new StateIOException(name + " does not exist; open it read-write once to create it");
+            }
+            if (!contents.isHermes() || contents.isBlank()) {
+                throw new NotAHermesDatabaseException(name + " holds no Hermes store (tables " + contents.userTables()
+                        + "); open it read-write once to create it, or choose another schema");
+            }
+            List<String> missing = inspection.missingForReading();
+            if (!missing.isEmpty()) {
+                throw new StateIOException(name + " is at schema version " + contents.schemaVersion() + " and lacks "
+                        + missing + "; open it read-write once to migrate it");
+            }
+            return contents.schemaVersion();
+        } catch (SQLException failure) {
+            throw PostgresErrors.translate(failure, "checking " + name);
+        }
+    }
+
+    static int checkReadable(PostgresLocation location) {
+        try (Connection connection = location.connect()) {
+            return checkReadable(connection, location.schema(), location.toString());
+        } catch (SQLException closing) {
+            throw PostgresErrors.translate(closing, "closing the connection to " + location);
+        }
+    }
+
     private static MigrationResult migrateInTransaction(Connection connection, String schema, String name,
                                                         Migrator.Mode mode) throws Exception {
         try {

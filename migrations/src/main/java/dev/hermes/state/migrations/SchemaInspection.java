@@ -97,6 +97,17 @@ record SchemaInspection(boolean exists, FileInspection contents) {
 
     /** The objects and columns of the version-6 schema and hermes-state's own tables this schema lacks, by name. */
     List<String> missingObjects() {
+        List<String> missing = new ArrayList<>(missingForReading());
+        // a PostgreSQL store is only ever built whole by hermes-state: its own tables belong to it
+        missing.addAll(contents.missingOwnTables());
+        return missing;
+    }
+
+    /**
+     * What a read-only store needs and this schema lacks: the version-6 tables and columns with the
+     * search columns and indexes. hermes-state's own tables may be missing (read as empty), as in a file.
+     */
+    List<String> missingForReading() {
         List<String> missing = new ArrayList<>();
         for (String table : List.of("schema_version", "sessions", "messages")) {
             if (!contents.tables().contains(table)) {
@@ -125,8 +136,6 @@ record SchemaInspection(boolean exists, FileInspection contents) {
                 missing.add("index " + index);
             }
         }
-        // a PostgreSQL store is only ever built whole by hermes-state: its own tables belong to it
-        missing.addAll(contents.missingOwnTables());
         return missing;
     }
 

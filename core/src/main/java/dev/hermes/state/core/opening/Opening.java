@@ -3,7 +3,6 @@ package dev.hermes.state.core.opening;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.SchemaTooNewException;
 import dev.hermes.state.core.backend.Backend;
-import dev.hermes.state.core.backend.ConnectionSource;
 import dev.hermes.state.core.backend.postgres.PostgresBackend;
 import dev.hermes.state.core.backend.postgres.PostgresConnections;
 import dev.hermes.state.core.backend.sqlite.SqliteBackend;
@@ -20,6 +19,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.IntSupplier;
 import javax.sql.DataSource;
 
 /**
@@ -28,6 +28,7 @@ import javax.sql.DataSource;
  * adopted, then the store's connections are set up (none is opened yet: that happens on first use).
  */
 public final class Opening {
+    private static final String POSTGRESQL = "PostgreSQL";
 
     private Opening() {
     }
@@ -58,8 +59,8 @@ public final class Opening {
         if (given != 1) {
             throw new InvalidArgumentException("Give exactly one of path(...), url(...) and dataSource(...)");
         }
-        if (request.schema() != null && url == null) {
-            throw new InvalidArgumentException("schema(...) is for a PostgreSQL url(...)");
+        if (request.schema() != null && path != null) {
+            throw new InvalidArgumentException("schema(...) is for a PostgreSQL url(...) or dataSource(...)");
         }
         RetryPolicy retryPolicy = new RetryPolicy(request.busyTimeout(), request.maxAttempts(), request.minBackoff(),
                 request.maxBackoff());
@@ -73,24 +74,52 @@ public final class Opening {
         if (url != null) {
             return new Opened(openServer(migrator, url, request, retryPolicy), false);
         }
-        Backend backend = new SqliteBackend(retryPolicy);
-        ConnectionSource source;
-        boolean snapshot = false;
-        if (path != null) {
-            prepareFile(migrator, path, request);
-            SqliteFileConnections files = SqliteFileConnections.of(path, request.readOnly(), retryPolicy);
-            snapshot = files.isImmutableSnapshot();
-            source = files;
-        } else {
-            DataSource lent = Objects.requireNonNull(dataSource, "dataSource");
-            if (request.migrate() && !request.readOnly()) {
-                migrate(migrator, lent, backend);
-            }
-            source = new LentConnections(lent, false, "the application's DataSource");
+        if (dataSource != null) {
+            return new Opened(openLent(migrator, dataSource, request, retryPolicy), false);
         }
-        Database database = new Database(backend, source, retryPolicy, request.readOnly(), request.readerPoolSize(),
+        Path file = Objects.requireNonNull(path, "path");
+        prepareFile(migrator, file, request);
+        SqliteFileConnections files = SqliteFileConnections.of(file, request.readOnly(), retryPolicy);
+        Database database = new Database(new SqliteBackend(retryPolicy), files, retryPolicy, request.readOnly(),
+                request.readerPoolSize(), request.checkpointEvery());
+        return new Opened(database, files.isImmutableSnapshot());
+    }
+
+    /**
+     * A store on the application's DataSource, whichever engine it points at (asked of its first
+     * connection, which also migrates or checks the store): a SQLite state.db, whose connections the
+     * store keeps, or a schema of a PostgreSQL database ({@code hermes} unless named), whose
+     * connections it takes per unit of work as from its own pool.
+     */
+    private static Database openLent(Migrator migrator, DataSource dataSource, Request request, RetryPolicy retryPolicy) {
+        boolean postgres;
+        String schema = request.schema();
+        try (Connection connection = dataSource.getConnection()) {
+            postgres = POSTGRESQL.equals(connection.getMetaData().getDatabaseProductName());
+            if (postgres) {
+                String storeSchema = schema == null ? PostgresLocation.DEFAULT_SCHEMA : schema;
+                schema = storeSchema;
+                prepareSchema(migrator, request, () -> migrator.migrate(connection, storeSchema).toVersion(),
+                        () -> migrator.checkReadable(connection, storeSchema));
+            } else if (schema != null) {
+                throw new InvalidArgumentException("schema(...) is for PostgreSQL; the DataSource points at "
+                        + connection.getMetaData().getDatabaseProductName());
+            } else if (request.migrate() && !request.readOnly()) {
+                migrator.migrate(connection);
+            }
+        } catch (SQLException e) {
+            throw new SqliteBackend(retryPolicy).translate(e, "opening the application's DataSource");
+        }
+        if (postgres) {
+            String storeSchema = Objects.requireNonNull(schema, "schema");
+            return new Database(new PostgresBackend(storeSchema, retryPolicy),
+                    new LentConnections(dataSource, true, "the application's DataSource (PostgreSQL schema "
+                            + storeSchema + ")"),
+                    retryPolicy, request.readOnly(), request.readerPoolSize(), request.checkpointEvery());
+        }
+        return new Database(new SqliteBackend(retryPolicy), new LentConnections(dataSource, false,
+                "the application's DataSource"), retryPolicy, request.readOnly(), request.readerPoolSize(),
                 request.checkpointEvery());
-        return new Opened(database, snapshot);
     }
 
     /**
@@ -103,9 +132,8 @@ public final class Opening {
         if (schema != null) {
             location = location.withSchema(schema);
         }
-        if (!request.readOnly() && request.migrate()) {
-            migrator.migrate(location);
-        }
+        PostgresLocation store = location;
+        prepareSchema(migrator, request, () -> migrator.migrate(store).toVersion(), () -> migrator.checkReadable(store));
         Backend backend = new PostgresBackend(location.schema(), retryPolicy);
         PostgresConnections connections = new PostgresConnections(location, request.readerPoolSize(),
                 retryPolicy.busyTimeout());
@@ -126,11 +154,20 @@ public final class Opening {
         }
     }
 
-    private static void migrate(Migrator migrator, DataSource dataSource, Backend backend) {
-        try (Connection connection = dataSource.getConnection()) {
-            migrator.migrate(connection);
-        } catch (SQLException e) {
-            throw backend.translate(e, "migrating the application's database");
+    /**
+     * A PostgreSQL schema, as {@link #prepareFile} a file: read-only checks it can be read, read-write
+     * migrates it, and read-write without migrating requires it to be at most the newest version.
+     */
+    private static void prepareSchema(Migrator migrator, Request request, IntSupplier migrate, IntSupplier checkReadable) {
+        if (request.readOnly()) {
+            checkReadable.getAsInt();
+        } else if (request.migrate()) {
+            migrate.getAsInt();
+        } else {
+            int version = checkReadable.getAsInt();
+            if (version > Migrator.LATEST_VERSION) {
+                throw new SchemaTooNewException(version, Migrator.LATEST_VERSION);
+            }
         }
     }
 }
