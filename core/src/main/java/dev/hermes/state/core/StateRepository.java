@@ -148,6 +148,14 @@ public final class StateRepository implements AutoCloseable {
         return database.file();
     }
 
+    /**
+     * What the store is, for messages and health reports: the file, the server and schema of a
+     * PostgreSQL store, or the application's DataSource. Never a password.
+     */
+    public String describe() {
+        return database.describe();
+    }
+
     public boolean isReadOnly() {
         return database.isReadOnly();
     }

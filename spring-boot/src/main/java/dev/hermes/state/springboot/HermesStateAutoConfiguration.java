@@ -27,8 +27,7 @@ public class HermesStateAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     public StateRepository hermesStateRepository(HermesStateProperties properties) {
-        return StateRepository.builder()
-                .path(StoreLocation.file(properties.getDb()))
+        return StoreLocation.of(properties.getDb(), properties.getSchema())
                 .readOnly(properties.isReadOnly())
                 .migrate(properties.isMigrate())
                 .build();

@@ -39,7 +39,7 @@ public class HermesStateHealthIndicator extends AbstractHealthIndicator {
                 return;
             }
         } else {
-            builder.withDetail("file", "(the application's DataSource)");
+            builder.withDetail("store", store.describe());
         }
         builder.withDetail("sessions", store.sessionCount(null)).up();
     }

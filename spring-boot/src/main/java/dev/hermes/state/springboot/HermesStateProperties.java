@@ -7,23 +7,34 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class HermesStateProperties {
     /**
      * The store: a file path ("~/" is the user's home; "jdbc:sqlite:" may precede it), or a PostgreSQL
-     * URL (not yet supported). Default: $HERMES_HOME/state.db, else ~/.hermes/state.db, the file the
-     * Python agent uses.
+     * URL (postgresql://user:password@host:port/db or jdbc:postgresql://...). Default: $HERMES_HOME/state.db,
+     * else ~/.hermes/state.db, the file the Python agent uses.
      */
     private String db;
+
+    /** The schema of a PostgreSQL store (default "hermes"); several stores can share a database. */
+    private String schema;
 
     /** Open the store read-only: nothing is ever written (files newer than version 6 are readable). */
     private boolean readOnly = false;
 
     /**
-     * Create, migrate or adopt the file on start. When false the file must already be at version 6,
-     * and a missing or older one stops the application.
+     * Create, migrate or adopt the file (or PostgreSQL schema) on start. When false the store must
+     * already be at version 6, and a missing or older one stops the application.
      */
     private boolean migrate = true;
 
     private final SpringAi springAi = new SpringAi();
 
     private final Langchain4j langchain4j = new Langchain4j();
+
+    public String getSchema() {
+        return schema;
+    }
+
+    public void setSchema(String schema) {
+        this.schema = schema;
+    }
 
     public String getDb() {
         return db;

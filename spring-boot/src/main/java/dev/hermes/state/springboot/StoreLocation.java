@@ -13,17 +13,31 @@ final class StoreLocation {
     private StoreLocation() {
     }
 
-    /** The store file {@code db} names; a PostgreSQL URL or anything else with a scheme is refused. */
+    /**
+     * A builder for the store {@code db} names: a PostgreSQL URL (in {@code schema}, {@code hermes}
+     * when null), or a file; a schema for a file is refused.
+     */
+    static StateRepository.Builder of(String db, String schema) {
+        if (db != null && StateRepository.isUrl(db.strip())) {
+            return StateRepository.builder().url(db.strip()).schema(schema);
+        }
+        if (schema != null) {
+            throw new InvalidArgumentException("hermes.state.schema is for a PostgreSQL store, and hermes.state.db"
+                    + " names a file");
+        }
+        return StateRepository.builder().path(file(db));
+    }
+
+    /** The store file {@code db} names; anything else with a scheme (but a PostgreSQL URL) is refused. */
     static Path file(String db) {
         if (db == null || db.isBlank()) {
             return StateRepository.defaultPath();
         }
         String location = db.strip();
         String lower = location.toLowerCase(Locale.ROOT);
-        if (lower.startsWith("postgresql:") || lower.startsWith("postgres:") || lower.startsWith("jdbc:postgresql:")) {
+        if (StateRepository.isUrl(location)) {
             // the URL itself is not repeated: it may hold a password
-            throw new InvalidArgumentException("hermes.state.db is a PostgreSQL URL: this hermes-state-core opens"
-                    + " SQLite files only; PostgreSQL support comes with the PostgreSQL backend");
+            throw new InvalidArgumentException("hermes.state.db is a PostgreSQL URL, not a file");
         }
         if (lower.startsWith(SQLITE_URL)) {
             location = location.substring(SQLITE_URL.length());

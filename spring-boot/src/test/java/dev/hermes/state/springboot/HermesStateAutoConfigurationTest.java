@@ -9,9 +9,11 @@ import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.springai.HermesChatMemoryRepository;
 import dev.hermes.state.testsupport.Fixtures;
+import dev.hermes.state.testsupport.PostgresTestSchema;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.ai.chat.memory.ChatMemory;
@@ -35,6 +37,7 @@ import javax.sql.DataSource;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -46,11 +49,18 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class HermesStateAutoConfigurationTest {
+    /** Created only by the PostgreSQL tests; dropped after each. */
+    private final PostgresTestSchema postgres = new PostgresTestSchema();
     @TempDir
     Path dir;
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(HermesStateAutoConfiguration.class));
+
+    @AfterEach
+    void dropPostgresSchema() throws SQLException {
+        postgres.drop();
+    }
 
     @Test
     void theStoreIsOpenedOnTheConfiguredFileMigratedAndClosedWithTheContext() {
@@ -143,12 +153,48 @@ class HermesStateAutoConfigurationTest {
     }
 
     @Test
-    void aPostgresqlUrlSaysItIsNotSupportedYetWithoutRepeatingThePassword() {
-        runner.withPropertyValues("hermes.state.db=postgresql://app:s3cret@db.example:5432/hermes").run(context -> {
+    void aPostgresqlUrlOpensTheStoreInItsSchemaAndTheHealthReportNeverShowsThePassword() {
+        postgres.create();
+        runner.withPropertyValues("hermes.state.db=" + postgres.url(), "hermes.state.schema=" + postgres.schema())
+                .run(context -> {
+                    StateRepository store = context.getBean(StateRepository.class);
+                    store.createSession("s1", "spring-ai");
+                    store.appendMessage("s1", NewMessage.of("user", "stored on the server"));
+                    Health health = context.getBean("hermesStateHealthIndicator", HealthIndicator.class).health();
+                    assertEquals(Status.UP, health.getStatus());
+                    assertEquals(1L, health.getDetails().get("sessions"));
+                    String described = (String) health.getDetails().get("store");
+                    assertThat(described).contains(postgres.schema()).doesNotContain(postgres.password());
+                });
+        runner.withPropertyValues("hermes.state.db=" + postgres.url(), "hermes.state.schema=" + postgres.schema(),
+                "hermes.state.read-only=true").run(context ->
+                assertEquals(1, context.getBean(StateRepository.class).messageCount("s1")));
+    }
+
+    @Test
+    void aRefusedLoginStopsTheApplicationWithoutRepeatingThePassword() {
+        postgres.create();
+        String wrong = postgres.url().replace(":" + postgres.password() + "@", ":n0t-th3-pw@");
+        runner.withPropertyValues("hermes.state.db=" + wrong, "hermes.state.schema=" + postgres.schema()).run(context -> {
+            assertThat(context).hasFailed();
+            StateIOException typed = null;
+            for (Throwable cause = context.getStartupFailure(); cause != null; cause = cause.getCause()) {
+                assertThat(String.valueOf(cause.getMessage())).doesNotContain("n0t-th3-pw");
+                if (typed == null && cause instanceof StateIOException io) {
+                    typed = io;
+                }
+            }
+            assertThat(typed).as("a typed StateIOException in %s", context.getStartupFailure()).isNotNull();
+            assertThat(typed.getMessage()).contains("hermes_test").doesNotContain("\n");
+        });
+    }
+
+    @Test
+    void aSchemaForAFileAndOtherSchemesAreRefused() {
+        runner.withPropertyValues("hermes.state.db=" + dir.resolve("state.db"), "hermes.state.schema=team_a").run(context -> {
             assertThat(context).hasFailed();
             assertThat(context.getStartupFailure()).rootCause().isInstanceOf(InvalidArgumentException.class)
-                    .hasMessageContaining("PostgreSQL support comes with the PostgreSQL backend")
-                    .message().doesNotContain("s3cret");
+                    .hasMessageContaining("hermes.state.schema");
         });
         assertThrows(InvalidArgumentException.class, () -> StoreLocation.file("jdbc:postgresql://db/hermes?password=x"));
         assertThrows(InvalidArgumentException.class, () -> StoreLocation.file("mysql://db/hermes"));
@@ -233,7 +279,8 @@ class HermesStateAutoConfigurationTest {
         Map<String, JsonNode> properties = new java.util.TreeMap<>();
         metadata.get("properties").forEach(property -> properties.put(property.get("name").asText(), property));
         assertEquals(List.of("hermes.state.db", "hermes.state.langchain4j.source", "hermes.state.migrate",
-                "hermes.state.read-only", "hermes.state.spring-ai.source"), List.copyOf(properties.keySet()));
+                "hermes.state.read-only", "hermes.state.schema", "hermes.state.spring-ai.source"),
+                List.copyOf(properties.keySet()));
         assertEquals("spring-ai", properties.get("hermes.state.spring-ai.source").get("defaultValue").asText());
         assertEquals("langchain4j", properties.get("hermes.state.langchain4j.source").get("defaultValue").asText());
         assertTrue(properties.get("hermes.state.migrate").get("defaultValue").asBoolean());
