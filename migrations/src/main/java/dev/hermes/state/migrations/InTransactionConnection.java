@@ -1,5 +1,6 @@
 package dev.hermes.state.migrations;
 
+import org.jspecify.annotations.Nullable;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -25,7 +26,7 @@ final class InTransactionConnection implements InvocationHandler {
     }
 
     @Override
-    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+    public @Nullable Object invoke(Object proxy, Method method, @Nullable Object @Nullable [] args) throws Throwable {
         String name = method.getName();
         int parameters = method.getParameterCount();
         boolean endsTransaction = (name.equals("commit") || name.equals("rollback") || name.equals("close")) && parameters == 0;

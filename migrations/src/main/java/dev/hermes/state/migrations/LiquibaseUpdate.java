@@ -1,5 +1,6 @@
 package dev.hermes.state.migrations;
 
+import org.jspecify.annotations.Nullable;
 import liquibase.Contexts;
 import liquibase.LabelExpression;
 import liquibase.Liquibase;
@@ -56,7 +57,7 @@ final class LiquibaseUpdate {
     }
 
     private static List<MigrationResult.AppliedChange> run(Connection inTransaction, String master,
-                                                           List<Changelog.ChangeSetRef> changeSets, String schema)
+                                                           List<Changelog.ChangeSetRef> changeSets, @Nullable String schema)
             throws Exception {
         Map<String, Integer> versions = new HashMap<>();
         for (Changelog.ChangeSetRef changeSet : changeSets) {

@@ -1,5 +1,6 @@
 package dev.hermes.state.migrations;
 
+import org.jspecify.annotations.Nullable;
 import dev.hermes.state.HermesStateException;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.NotAHermesDatabaseException;
@@ -264,7 +265,7 @@ public final class Migrator {
      * Builds a new store beside {@code file} and publishes it under its name. Returns null when
      * another process published one first (its file is then migrated like any existing file).
      */
-    private MigrationResult createNew(Path file, String what) {
+    private @Nullable MigrationResult createNew(Path file, String what) {
         Path building = SqliteFile.createTemporarySibling(file);
         try {
             MigrationResult result;
@@ -308,7 +309,7 @@ public final class Migrator {
             try (Connection connection = SqliteFile.open(file, retryPolicy, false);
                  Statement statement = connection.createStatement()) {
                 statement.executeQuery("SELECT count(*) FROM sqlite_master").close();
-                return null;
+                return Boolean.TRUE;
             } catch (SQLException failure) {
                 throw SqliteFile.refusal(file, failure);
             }
@@ -383,7 +384,7 @@ public final class Migrator {
     }
 
     /** The first row of a check that returns {@code fine} (or no row) when all is well; null when all is. */
-    private static String firstRow(Connection connection, String check, String fine) throws SQLException {
+    private static @Nullable String firstRow(Connection connection, String check, @Nullable String fine) throws SQLException {
         try (Statement statement = connection.createStatement();
              java.sql.ResultSet rows = statement.executeQuery(check)) {
             if (!rows.next()) {

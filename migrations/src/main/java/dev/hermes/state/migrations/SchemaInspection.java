@@ -68,7 +68,7 @@ record SchemaInspection(boolean exists, FileInspection contents) {
             statement.setString(1, schema);
             try (ResultSet rows = statement.executeQuery()) {
                 while (rows.next()) {
-                    columns.get(rows.getString(1)).add(rows.getString(2));
+                    columns.computeIfAbsent(rows.getString(1), table -> new HashSet<>()).add(rows.getString(2));
                     numericVersion |= rows.getString(1).equals("schema_version") && rows.getString(2).equals("version")
                             && rows.getBoolean(3);
                 }
@@ -91,8 +91,8 @@ record SchemaInspection(boolean exists, FileInspection contents) {
         }
         boolean lockHeld = tables.contains(LOCK_TABLE)
                 && queryInt(connection, "SELECT count(*) FROM " + qualified + LOCK_TABLE + " WHERE locked") > 0;
-        return new SchemaInspection(exists, new FileInspection(tables, indexes, Set.of(), columns.get("sessions"),
-                columns.get("messages"), version, recorded, lockHeld, "postgresql"));
+        return new SchemaInspection(exists, new FileInspection(tables, indexes, Set.of(),
+                columns.getOrDefault("sessions", Set.of()), columns.getOrDefault("messages", Set.of()), version, recorded, lockHeld, "postgresql"));
     }
 
     /** The objects and columns of the version-6 schema and hermes-state's own tables this schema lacks, by name. */
