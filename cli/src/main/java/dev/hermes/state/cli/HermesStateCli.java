@@ -11,6 +11,7 @@ import dev.hermes.state.cli.command.SearchCommand;
 import dev.hermes.state.cli.command.SessionsCommand;
 import dev.hermes.state.cli.command.StatsCommand;
 import dev.hermes.state.cli.command.StatusCommand;
+import dev.hermes.state.cli.launch.StartupWarmup;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -66,6 +67,9 @@ public final class HermesStateCli extends CommandContext implements Callable<Int
     }
 
     public static void main(String[] args) {
+        if (commandName(args) != null) {
+            StartupWarmup.start(); // every named command opens a store
+        }
         PrintStream out = new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16),
                 false, StandardCharsets.UTF_8);
         PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);

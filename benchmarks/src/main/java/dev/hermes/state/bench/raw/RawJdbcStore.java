@@ -37,22 +37,21 @@ public final class RawJdbcStore implements AutoCloseable {
     /**
      * search_messages in one statement: the page of hits (MATCH, ordered by FTS5 rank, limit/offset) as
      * a derived table, joined to each hit's previous and next message of the same session by
-     * (timestamp, id) through idx_messages_session; contents cut to 200 characters. Rank ties are
-     * ordered by id so that the result is deterministic.
+     * (timestamp, id) through idx_messages_session; contents cut to 200 characters. The rows keep the
+     * page's order: FTS5 sorts by rank with ties in rowid (= id) order; the rank is not selected,
+     * as reading it calls bm25 again (a second count of every phrase's rows).
      */
     private static final String SEARCH = "SELECT page.id, page.session_id, page.role, page.snippet, page.hit_content, "
             + "page.timestamp, page.tool_name, page.source, page.model, page.started_at, "
             + "previous.role, substr(previous.content, 1, 200), next.role, substr(next.content, 1, 200) "
             + "FROM (SELECT m.id, m.session_id, m.role, snippet(messages_fts, 0, '>>>', '<<<', '...', 40) AS snippet, "
-            + "substr(m.content, 1, 200) AS hit_content, m.timestamp, m.tool_name, s.source, s.model, s.started_at, "
-            + "messages_fts.rank AS rank "
+            + "substr(m.content, 1, 200) AS hit_content, m.timestamp, m.tool_name, s.source, s.model, s.started_at "
             + "FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid JOIN sessions s ON s.id = m.session_id "
             + "WHERE messages_fts MATCH ?1 ORDER BY messages_fts.rank LIMIT ?2 OFFSET ?3) AS page "
             + "LEFT JOIN messages previous ON previous.id = (SELECT n.id FROM messages n WHERE n.session_id = page.session_id "
             + "AND (n.timestamp, n.id) < (page.timestamp, page.id) ORDER BY n.timestamp DESC, n.id DESC LIMIT 1) "
             + "LEFT JOIN messages next ON next.id = (SELECT n.id FROM messages n WHERE n.session_id = page.session_id "
-            + "AND (n.timestamp, n.id) > (page.timestamp, page.id) ORDER BY n.timestamp, n.id LIMIT 1) "
-            + "ORDER BY page.rank, page.id";
+            + "AND (n.timestamp, n.id) > (page.timestamp, page.id) ORDER BY n.timestamp, n.id LIMIT 1)";
     private static final String CONVERSATION = "SELECT role, content, tool_call_id, tool_calls, tool_name, reasoning, "
             + "reasoning_details, codex_reasoning_items FROM messages WHERE session_id = ? ORDER BY timestamp, id";
 

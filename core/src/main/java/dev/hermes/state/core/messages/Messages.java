@@ -14,6 +14,7 @@ import org.jooq.Record;
 import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -95,22 +96,31 @@ public final class Messages {
         });
     }
 
-    /** A row of {@link #OF_SESSION}; the column getters are the ones jOOQ's bindings use. */
+    /** A row of {@link #OF_SESSION}; the other getters are the ones jOOQ's bindings use, TEXT is read by {@link #text}. */
     @SuppressWarnings("NullAway") // id, session_id, role and timestamp are NOT NULL in the schema
     private static Message message(ResultSet row) throws SQLException {
         long stored = row.getLong(9);
         Long tokenCount = row.wasNull() ? null : stored;
-        return Rows.message(row.getLong(1), row.getString(2), row.getString(3), row.getString(4), row.getString(5),
-                row.getString(6), row.getString(7), EpochSeconds.instant(row.getDouble(8)),
-                tokenCount, row.getString(10), row.getString(11), row.getString(12),
-                row.getString(13));
+        return Rows.message(row.getLong(1), text(row, 2), text(row, 3), text(row, 4), text(row, 5),
+                text(row, 6), text(row, 7), EpochSeconds.instant(row.getDouble(8)),
+                tokenCount, text(row, 10), text(row, 11), text(row, 12),
+                text(row, 13));
     }
 
     /** A row of {@link #CONVERSATION}. */
     @SuppressWarnings("NullAway") // role is NOT NULL in the schema
     private static ChatMessage chatMessage(ResultSet row) throws SQLException {
-        return Rows.chatMessage(row.getString(1), row.getString(2), row.getString(3), row.getString(4),
-                row.getString(5), row.getString(6), row.getString(7), row.getString(8));
+        return Rows.chatMessage(text(row, 1), text(row, 2), text(row, 3), text(row, 4),
+                text(row, 5), text(row, 6), text(row, 7), text(row, 8));
+    }
+
+    /**
+     * A TEXT column: its UTF-8 bytes from the driver, decoded here. Measured faster per row than the
+     * driver's getString; NULL stays null and '' stays "" (the driver gives no array, or an empty one).
+     */
+    private static @Nullable String text(ResultSet row, int column) throws SQLException {
+        byte[] utf8 = row.getBytes(column);
+        return utf8 == null ? null : new String(utf8, StandardCharsets.UTF_8);
     }
 
     /** message_count: of one session, or of all when {@code sessionId} is null or empty. */

@@ -96,11 +96,19 @@ public abstract class PagedMessageSearch implements MessageSearch {
     protected abstract List<Object> containsValues(String literal);
 
     /**
-     * The page of messages the index matches: {@link #pageColumns} plus {@link #RANK}, from messages
-     * joined to sessions, where the match and then {@code filters} hold, best first then by id,
-     * {@link #LIMIT} and {@link #OFFSET}.
+     * The page of messages the index matches: {@link #pageColumns} (plus {@link #RANK} when
+     * {@link #matchOrder} needs it), from messages joined to sessions, where the match and then
+     * {@code filters} hold, best first then by id, {@link #LIMIT} and {@link #OFFSET}.
      */
     protected abstract Table<?> matchPage(List<Condition> filters);
+
+    /**
+     * How the statement orders the rows of the {@link #matchPage}: by its {@link #RANK}, then id. An
+     * engine whose page comes out in that order already, without selecting the rank, returns none.
+     */
+    protected List<SortField<?>> matchOrder(Table<?> page) {
+        return List.of(page.field(RANK).asc(), page.field(MESSAGES.ID).asc());
+    }
 
     /**
      * Hermes' fallback page: {@link #pageColumns} of the messages whose content contains the literal
@@ -191,7 +199,12 @@ public abstract class PagedMessageSearch implements MessageSearch {
 
     private Select<?> select(Shape shape) {
         List<Condition> filters = filters(shape);
-        return shape.matching() ? withContext(matchPage(filters), true) : withContext(containsPage(filters), false);
+        if (shape.matching()) {
+            Table<?> page = matchPage(filters);
+            return withContext(page, matchOrder(page));
+        }
+        Table<?> page = containsPage(filters);
+        return withContext(page, List.of(page.field(MESSAGES.TIMESTAMP).desc(), page.field(MESSAGES.ID).desc()));
     }
 
     /** Hermes' filters: an empty source list matches nothing; empty excludes and roles filter nothing. */
@@ -209,16 +222,13 @@ public abstract class PagedMessageSearch implements MessageSearch {
         return conditions;
     }
 
-    /** The page's rows with their neighbours, in the page's order (rank ties by id). */
-    private static Select<?> withContext(Table<?> page, boolean byRank) {
+    /** The page's rows with their neighbours, in {@code order} (none: the page's own). */
+    private static Select<?> withContext(Table<?> page, List<SortField<?>> order) {
         List<SelectField<?>> columns = new ArrayList<>();
         for (Field<?> column : PAGE_COLUMNS) {
             columns.add(page.field(column));
         }
         columns.addAll(List.of(PREVIOUS_ROLE, PREVIOUS_CONTENT, NEXT_ROLE, NEXT_CONTENT));
-        List<SortField<?>> order = byRank
-                ? List.of(page.field(RANK).asc(), page.field(MESSAGES.ID).asc())
-                : List.of(page.field(MESSAGES.TIMESTAMP).desc(), page.field(MESSAGES.ID).desc());
         return DSL.select(columns)
                 .from(page)
                 .leftJoin(PREVIOUS).on(PREVIOUS.ID.eq(neighbour(page, false)))

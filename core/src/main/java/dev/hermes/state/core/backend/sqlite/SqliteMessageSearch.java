@@ -5,6 +5,7 @@ import dev.hermes.state.core.search.SearchTerms.Term;
 import org.jooq.Condition;
 import org.jooq.Field;
 import org.jooq.Param;
+import org.jooq.SortField;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
 
@@ -68,9 +69,14 @@ final class SqliteMessageSearch extends PagedMessageSearch {
         return List.of(literal, likePattern(literal));
     }
 
+    /**
+     * Ordered by {@code rank} without selecting it: FTS5 sorts the matches by rank itself, and a
+     * {@code rank} read from the cursor calls bm25 again, whose first call counts every row that
+     * holds each phrase (for a phrase, by reading their positions): a second pass over the matches.
+     */
     @Override
     protected Table<?> matchPage(List<Condition> filters) {
-        return DSL.select(pageColumns(FTS_SNIPPET, FTS_RANK.as(RANK)))
+        return DSL.select(pageColumns(FTS_SNIPPET))
                 .from(MESSAGES_FTS)
                 .join(MESSAGES).on(MESSAGES.ID.eq(FTS_ROWID))
                 .join(SESSIONS).on(SESSIONS.ID.eq(MESSAGES.SESSION_ID))
@@ -79,6 +85,16 @@ final class SqliteMessageSearch extends PagedMessageSearch {
                 .orderBy(FTS_RANK)
                 .limit(LIMIT).offset(OFFSET)
                 .asTable("page");
+    }
+
+    /**
+     * The page's own order: SQLite reads the page (a LIMIT subquery) as the outer loop of the joins to
+     * the neighbours, and FTS5's rank order puts equal ranks in rowid (= id) order, as the statement
+     * ordered them when it selected the rank.
+     */
+    @Override
+    protected List<SortField<?>> matchOrder(Table<?> page) {
+        return List.of();
     }
 
     /** {@code content LIKE '%text%'} (SQLite's LIKE ignores ASCII case), the text's own %, _ and \ literal. */
