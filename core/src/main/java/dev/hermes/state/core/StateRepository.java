@@ -70,7 +70,7 @@ public final class StateRepository implements AutoCloseable {
     private final Clock clock;
     private final Sessions sessions;
     private final Messages messages = new Messages();
-    private final MessageAppends appends = new MessageAppends();
+    private final MessageAppends appends;
     private final TokenAccounting tokens = new TokenAccounting();
     private final SessionTitles titles;
     private final Lineage lineage;
@@ -84,6 +84,7 @@ public final class StateRepository implements AutoCloseable {
         this.immutableSnapshot = opened.immutableSnapshot();
         this.clock = clock;
         this.backend = database.backend();
+        this.appends = new MessageAppends(backend);
         this.sessions = new Sessions(backend);
         this.titles = new SessionTitles(backend);
         this.lineage = new Lineage(backend);
@@ -299,7 +300,7 @@ public final class StateRepository implements AutoCloseable {
         NewMessageRow row = NewMessageRow.of(message);
         double timestamp = now();
         MessageAppends.Sql sql = appends.sql(database.renderer());
-        return database.write("appending a message to session " + id,
+        return database.append("appending a message to session " + id,
                 transaction -> appends.append(transaction, sql, id, row, timestamp));
     }
 
@@ -315,7 +316,7 @@ public final class StateRepository implements AutoCloseable {
         }
         double timestamp = now();
         MessageAppends.Sql sql = appends.sql(database.renderer());
-        return database.write("appending " + rows.size() + " messages to session " + id,
+        return database.append("appending " + rows.size() + " messages to session " + id,
                 transaction -> appends.appendAll(transaction, sql, id, rows, timestamp));
     }
 

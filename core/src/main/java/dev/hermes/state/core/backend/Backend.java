@@ -48,6 +48,15 @@ public interface Backend {
      */
     String beginWrite();
 
+    /**
+     * The statement that starts a write transaction that only appends messages to one existing
+     * session (its counters' update, then its rows): such appends may run at the same time as each
+     * other, as the update locks the one session row they change and ids come from the database, but
+     * never alongside any other write, so every {@link #beginWrite} transaction still runs alone. An
+     * engine with one writer at a time returns {@link #beginWrite}.
+     */
+    String beginAppend();
+
     /** The statement that starts a read transaction (one consistent snapshot for several statements). */
     String beginRead();
 
@@ -113,6 +122,13 @@ public interface Backend {
 
     /** False when text columns cannot hold the NUL character U+0000 (PostgreSQL). */
     boolean storesNulInText();
+
+    /**
+     * True when a {@code WITH} clause may hold an {@code UPDATE ... RETURNING} whose rows the main
+     * statement inserts from: an append then updates its session's counters and inserts its row in one
+     * statement, one round trip less to a server.
+     */
+    boolean updatesInWith();
 
     /**
      * An upper bound on the length of any parent chain, cheap to compute: recursive lineage queries

@@ -138,8 +138,21 @@ public final class Database implements AutoCloseable {
      * application code) rolls back and propagates unchanged.
      */
     public <T> T write(String what, Work<T> work) {
+        return write(what, backend.beginWrite(), work);
+    }
+
+    /**
+     * Like {@link #write}, for work that only appends messages to one existing session (its counters,
+     * then its rows): on an engine that allows it, appends of several processes run at the same time
+     * ({@link Backend#beginAppend}); any other write still runs alone.
+     */
+    public <T> T append(String what, Work<T> work) {
+        return write(what, backend.beginAppend(), work);
+    }
+
+    private <T> T write(String what, String begin, Work<T> work) {
         return withWriter(what, writer -> {
-            writer.statements().execute(backend.beginWrite());
+            writer.statements().execute(begin);
             T result;
             try {
                 result = work.run(writer.transaction());

@@ -1,10 +1,14 @@
 package dev.hermes.state.core.messages;
 
 import dev.hermes.state.ConstraintViolationException;
+import dev.hermes.state.core.backend.Backend;
 import dev.hermes.state.core.backend.PreparedQuery;
 import dev.hermes.state.core.backend.Transaction;
 import org.jspecify.annotations.Nullable;
 import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Name;
+import org.jooq.Query;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 
@@ -28,94 +32,176 @@ import static dev.hermes.state.db.Tables.SESSIONS;
  * other writer process waited out its busy timeout.
  *
  * <p>The counter update runs first: it finds an unknown session (no row updated) before anything
- * is inserted, so the caller gets a clear error instead of a bare foreign-key failure.
+ * is inserted, so the caller gets a clear error instead of a bare foreign-key failure; and it locks
+ * the session's row before the new row's id is drawn, so appends to one session that run at the same
+ * time ({@link Backend#beginAppend}) get their ids in the order they commit. Where the engine allows
+ * it ({@link Backend#updatesInWith}), the update and the (first) insert are one statement, the update
+ * in its {@code WITH} clause and the row inserted from the session id it returns: a server sees one
+ * round trip instead of two.
  */
 public final class MessageAppends {
-    private static final RenderedSql BUMP_COUNTERS = new RenderedSql(() -> DSL
-                    .update(SESSIONS)
-                    .set(SESSIONS.MESSAGE_COUNT, DSL.coalesce(SESSIONS.MESSAGE_COUNT, DSL.inline(0L))
-                            .plus(DSL.param("messages", Long.class)))
-                    .set(SESSIONS.TOOL_CALL_COUNT, DSL.coalesce(SESSIONS.TOOL_CALL_COUNT, DSL.inline(0L))
-                            .plus(DSL.param("toolCalls", Long.class)))
-                    .where(SESSIONS.ID.eq(DSL.param("sessionId", String.class))),
-            "messages", "toolCalls", "sessionId");
-    private static final RenderedSql INSERT_RETURNING_ID = new RenderedSql(() -> DSL.resultQuery("{0} returning {1}",
-                    DSL.insertInto(MESSAGES, MESSAGES.SESSION_ID, MESSAGES.ROLE, MESSAGES.CONTENT, MESSAGES.TOOL_CALL_ID,
-                                    MESSAGES.TOOL_CALLS, MESSAGES.TOOL_NAME, MESSAGES.TIMESTAMP, MESSAGES.TOKEN_COUNT,
-                                    MESSAGES.FINISH_REASON, MESSAGES.REASONING, MESSAGES.REASONING_DETAILS,
-                                    MESSAGES.CODEX_REASONING_ITEMS)
-                            .values(DSL.param("sessionId", SQLDataType.CLOB), DSL.param("role", SQLDataType.CLOB),
-                                    DSL.param("content", SQLDataType.CLOB), DSL.param("toolCallId", SQLDataType.CLOB),
-                                    PreparedQuery.json("toolCalls"), DSL.param("toolName", SQLDataType.CLOB),
-                                    PreparedQuery.epochSeconds("timestamp", MESSAGES.TIMESTAMP),
-                                    DSL.param("tokenCount", Long.class), DSL.param("finishReason", SQLDataType.CLOB),
-                                    DSL.param("reasoning", SQLDataType.CLOB), PreparedQuery.json("reasoningDetails"),
-                                    PreparedQuery.json("codexReasoningItems")),
-                    DSL.name(MESSAGES.ID.getName())),
+    /** The bumped session's id, as the update in the one-statement append returns it. */
+    private static final Name BUMPED = DSL.name("bumped");
+
+    private static final RenderedSql BUMP_COUNTERS = new RenderedSql(MessageAppends::bumpCounters,
+            "messageCount", "toolCallCount", "sessionId");
+    private static final RenderedSql INSERT_RETURNING_ID = new RenderedSql(() -> returningId(DSL.insertInto(MESSAGES)
+                    .columns(columns())
+                    .values(values(DSL.param("sessionId", SQLDataType.CLOB), false))),
             "sessionId", "role", "content", "toolCallId", "toolCalls", "toolName", "timestamp", "tokenCount",
             "finishReason", "reasoning", "reasoningDetails", "codexReasoningItems");
+    private static final RenderedSql BUMP_AND_INSERT = new RenderedSql(() -> DSL.resultQuery("with {0} as ({1} returning {2}) {3}",
+                    BUMPED, bumpCounters(), SESSIONS.ID,
+                    returningId(DSL.insertInto(MESSAGES).columns(columns()).select(DSL
+                            .select(values(DSL.field(DSL.name(BUMPED.last(), SESSIONS.ID.getName()), SQLDataType.CLOB), true))
+                            .from(DSL.table(BUMPED))))),
+            "messageCount", "toolCallCount", "sessionId", "role", "content", "toolCallId", "toolCalls", "toolName",
+            "timestamp", "tokenCount", "finishReason", "reasoning", "reasoningDetails", "codexReasoningItems");
 
-    /** The SQL of an append, rendered for one dialect: get it before the write transaction starts. */
-    public record Sql(String bumpCounters, String insertReturningId) {
+    private static Query bumpCounters() {
+        return DSL.update(SESSIONS)
+                .set(SESSIONS.MESSAGE_COUNT, DSL.coalesce(SESSIONS.MESSAGE_COUNT, DSL.inline(0L))
+                        .plus(DSL.param("messageCount", Long.class)))
+                .set(SESSIONS.TOOL_CALL_COUNT, DSL.coalesce(SESSIONS.TOOL_CALL_COUNT, DSL.inline(0L))
+                        .plus(DSL.param("toolCallCount", Long.class)))
+                .where(SESSIONS.ID.eq(DSL.param("sessionId", String.class)));
+    }
+
+    private static List<Field<?>> columns() {
+        return List.of(MESSAGES.SESSION_ID, MESSAGES.ROLE, MESSAGES.CONTENT, MESSAGES.TOOL_CALL_ID, MESSAGES.TOOL_CALLS,
+                MESSAGES.TOOL_NAME, MESSAGES.TIMESTAMP, MESSAGES.TOKEN_COUNT, MESSAGES.FINISH_REASON, MESSAGES.REASONING,
+                MESSAGES.REASONING_DETAILS, MESSAGES.CODEX_REASONING_ITEMS);
+    }
+
+    /**
+     * A new row's values in {@link #columns()}' order. {@code typed}: each parameter cast to its
+     * column's type, for a SELECT list, where (unlike in VALUES) no column types a parameter bound as null.
+     * JSON is bound as plain text (see {@link PreparedQuery#json}).
+     */
+    private static List<Field<?>> values(Field<String> sessionId, boolean typed) {
+        return List.of(sessionId, text("role", typed), text("content", typed), text("toolCallId", typed),
+                text("toolCalls", typed).coerce(SQLDataType.JSON), text("toolName", typed),
+                typed(DSL.param("timestamp", SQLDataType.DOUBLE), typed).coerce(MESSAGES.TIMESTAMP),
+                typed(DSL.param("tokenCount", Long.class), typed), text("finishReason", typed),
+                text("reasoning", typed), text("reasoningDetails", typed).coerce(SQLDataType.JSON),
+                text("codexReasoningItems", typed).coerce(SQLDataType.JSON));
+    }
+
+    private static Field<String> text(String name, boolean typed) {
+        return typed(DSL.param(name, SQLDataType.CLOB), typed);
+    }
+
+    private static <T> Field<T> typed(Field<T> parameter, boolean typed) {
+        return typed ? DSL.cast(parameter, parameter.getDataType()) : parameter;
+    }
+
+    private static Query returningId(Query insert) {
+        return DSL.resultQuery("{0} returning {1}", insert, DSL.name(MESSAGES.ID.getName()));
+    }
+
+    private final boolean oneStatement;
+
+    public MessageAppends(Backend backend) {
+        this.oneStatement = backend.updatesInWith();
+    }
+
+    /**
+     * The SQL of an append, rendered for one dialect: get it before the write transaction starts.
+     * {@code bumpAndInsert} is null where the engine needs the update and the insert apart.
+     */
+    public record Sql(String bumpCounters, String insertReturningId, @Nullable String bumpAndInsert) {
     }
 
     /** The statements for {@code dsl}'s dialect, rendered on first use (needs no connection). */
     public Sql sql(DSLContext dsl) {
-        return new Sql(BUMP_COUNTERS.sql(dsl), INSERT_RETURNING_ID.sql(dsl));
+        return new Sql(BUMP_COUNTERS.sql(dsl), INSERT_RETURNING_ID.sql(dsl), oneStatement ? BUMP_AND_INSERT.sql(dsl) : null);
     }
 
     /** Appends one message; returns its id. */
     public long append(Transaction transaction, Sql sql, String sessionId, NewMessageRow message, double timestamp)
             throws SQLException {
-        bumpCounters(transaction, sql, sessionId, 1, message.toolCallCount());
-        return insert(transaction, sql, sessionId, message, timestamp);
+        return bumpAndInsert(transaction, sql, sessionId, 1, message.toolCallCount(), message, timestamp);
     }
 
     /** Appends the messages in order; returns their ids in input order. */
     public List<Long> appendAll(Transaction transaction, Sql sql, String sessionId, List<NewMessageRow> messages,
                                 double timestamp) throws SQLException {
+        if (messages.isEmpty()) {
+            bumpCounters(transaction, sql, sessionId, 0, 0);
+            return List.of();
+        }
         long toolCalls = 0;
         for (NewMessageRow message : messages) {
             toolCalls += message.toolCallCount();
         }
-        bumpCounters(transaction, sql, sessionId, messages.size(), toolCalls);
         List<Long> ids = new ArrayList<>(messages.size());
-        for (NewMessageRow message : messages) {
-            ids.add(insert(transaction, sql, sessionId, message, timestamp));
+        ids.add(bumpAndInsert(transaction, sql, sessionId, messages.size(), toolCalls, messages.get(0), timestamp));
+        for (NewMessageRow message : messages.subList(1, messages.size())) {
+            ids.add(insert(transaction, sql.insertReturningId(), sessionId, message, timestamp));
         }
         return ids;
     }
 
-    private static void bumpCounters(Transaction transaction, Sql sql, String sessionId, long messages, long toolCalls)
-            throws SQLException {
-        int updated = transaction.withStatement(sql.bumpCounters(), statement -> {
-            bind(statement, messages, toolCalls, sessionId);
-            return statement.executeUpdate();
-        });
-        if (updated == 0) {
-            throw new ConstraintViolationException("Cannot append to session '" + sessionId + "': no such session");
+    /** Adds to the session's counters and inserts {@code first}; returns its id. */
+    private static long bumpAndInsert(Transaction transaction, Sql sql, String sessionId, long messages, long toolCalls,
+                                      NewMessageRow first, double timestamp) throws SQLException {
+        if (sql.bumpAndInsert() == null) {
+            bumpCounters(transaction, sql, sessionId, messages, toolCalls);
+            return insert(transaction, sql.insertReturningId(), sessionId, first, timestamp);
         }
-    }
-
-    private static long insert(Transaction transaction, Sql sql, String sessionId, NewMessageRow message, double timestamp)
-            throws SQLException {
-        return transaction.withStatement(sql.insertReturningId(), statement -> {
-            bind(statement, sessionId, message.role(), message.content(), message.toolCallId(), message.toolCalls(),
-                    message.toolName(), timestamp, message.tokenCount(), message.finishReason(), message.reasoning(),
-                    message.reasoningDetails(), message.codexReasoningItems());
+        return transaction.withStatement(sql.bumpAndInsert(), statement -> {
+            bind(statement, 0, messages, toolCalls, sessionId);
+            bindRow(statement, 3, first, timestamp);
             try (ResultSet rows = statement.executeQuery()) {
                 if (!rows.next()) {
-                    throw new SQLException("No id returned by " + sql.insertReturningId());
+                    throw noSuchSession(sessionId);
                 }
                 return rows.getLong(1);
             }
         });
     }
 
-    /** Binds the values by position, as given (text, numbers, nulls: what the columns store). */
-    private static void bind(PreparedStatement statement, @Nullable Object... values) throws SQLException {
+    private static void bumpCounters(Transaction transaction, Sql sql, String sessionId, long messages, long toolCalls)
+            throws SQLException {
+        int updated = transaction.withStatement(sql.bumpCounters(), statement -> {
+            bind(statement, 0, messages, toolCalls, sessionId);
+            return statement.executeUpdate();
+        });
+        if (updated == 0) {
+            throw noSuchSession(sessionId);
+        }
+    }
+
+    private static ConstraintViolationException noSuchSession(String sessionId) {
+        return new ConstraintViolationException("Cannot append to session '" + sessionId + "': no such session");
+    }
+
+    private static long insert(Transaction transaction, String insertReturningId, String sessionId, NewMessageRow message,
+                               double timestamp) throws SQLException {
+        return transaction.withStatement(insertReturningId, statement -> {
+            bind(statement, 0, sessionId);
+            bindRow(statement, 1, message, timestamp);
+            try (ResultSet rows = statement.executeQuery()) {
+                if (!rows.next()) {
+                    throw new SQLException("No id returned by " + insertReturningId);
+                }
+                return rows.getLong(1);
+            }
+        });
+    }
+
+    /** Binds a row's values after its session id ({@link #values}' order), from parameter {@code after} + 1 on. */
+    private static void bindRow(PreparedStatement statement, int after, NewMessageRow message, double timestamp)
+            throws SQLException {
+        bind(statement, after, message.role(), message.content(), message.toolCallId(), message.toolCalls(),
+                message.toolName(), timestamp, message.tokenCount(), message.finishReason(), message.reasoning(),
+                message.reasoningDetails(), message.codexReasoningItems());
+    }
+
+    /** Binds the values by position from parameter {@code after} + 1 on, as given (text, numbers, nulls). */
+    private static void bind(PreparedStatement statement, int after, @Nullable Object... values) throws SQLException {
         for (int i = 0; i < values.length; i++) {
-            statement.setObject(i + 1, values[i]);
+            statement.setObject(after + i + 1, values[i]);
         }
     }
 }

@@ -28,10 +28,14 @@ import static dev.hermes.state.db.Tables.SESSIONS;
  * a write is a READ COMMITTED transaction that first takes the store's write lock, a transaction-level
  * advisory lock keyed by the schema, so that writes to one store run one at a time whichever process
  * makes them, as Hermes' {@code BEGIN IMMEDIATE}: read-then-write operations (a title's uniqueness,
- * counters) see what the previous write committed. It is queued for, first come first served, up to
- * the busy timeout times the attempts; other locks (rows an application's own transaction holds)
- * wait the busy timeout. Either wait ending fails with SQLSTATE 55P03, which, like serialization
- * failures and deadlocks, is retried as a whole ({@link PostgresErrors#isRetryable}).
+ * counters) see what the previous write committed. Appends ({@link #beginAppend}) take the same lock
+ * shared: they run together, each serialised with the other appends to its session by the session
+ * row's lock (taken by the counters' update, before the row's id is drawn, so a session's ids still
+ * follow its commit order), and never alongside another write. The lock is queued for, first come
+ * first served, up to the busy timeout times the attempts; other locks (rows an application's own
+ * transaction holds) wait the busy timeout. Either wait ending
+ * fails with SQLSTATE 55P03, which, like serialization failures and deadlocks, is retried as a whole
+ * ({@link PostgresErrors#isRetryable}).
  */
 public final class PostgresBackend implements Backend {
     /** The identity sequence behind messages.id, in the store's schema (the connection's search path). */
@@ -45,6 +49,7 @@ public final class PostgresBackend implements Backend {
     private final String schema;
     private final RetryPolicy retryPolicy;
     private final String beginWrite;
+    private final String beginAppend;
 
     public PostgresBackend(String schema, RetryPolicy retryPolicy) {
         this.schema = schema;
@@ -54,8 +59,17 @@ public final class PostgresBackend implements Backend {
         // would go to the back of the queue and, under steady load, never get through. String.hashCode
         // is specified, so every process computes the same key for the schema.
         long queueMillis = Math.max(1, retryPolicy.busyTimeout().toMillis()) * Math.max(1, retryPolicy.maxAttempts());
-        this.beginWrite = "BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL lock_timeout TO '" + queueMillis + "ms'; "
-                + "SELECT pg_catalog.pg_advisory_xact_lock(" + WRITE_LOCK_CLASS + ", " + schema.hashCode() + ")";
+        this.beginWrite = begin(queueMillis, "pg_advisory_xact_lock", schema);
+        this.beginAppend = begin(queueMillis, "pg_advisory_xact_lock_shared", schema);
+    }
+
+    /**
+     * BEGIN, then the store's write lock in {@code lockFunction}'s mode (exclusive or shared), queued
+     * for up to {@code queueMillis}: one round trip.
+     */
+    private static String begin(long queueMillis, String lockFunction, String schema) {
+        return "BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL lock_timeout TO '" + queueMillis + "ms'; "
+                + "SELECT pg_catalog." + lockFunction + "(" + WRITE_LOCK_CLASS + ", " + schema.hashCode() + ")";
     }
 
     @Override
@@ -86,6 +100,11 @@ public final class PostgresBackend implements Backend {
     @Override
     public String beginWrite() {
         return beginWrite;
+    }
+
+    @Override
+    public String beginAppend() {
+        return beginAppend;
     }
 
     @Override
@@ -224,6 +243,11 @@ public final class PostgresBackend implements Backend {
     @Override
     public boolean storesNulInText() {
         return false;
+    }
+
+    @Override
+    public boolean updatesInWith() {
+        return true;
     }
 
     private static void execute(Connection connection, String sql) throws SQLException {

@@ -93,6 +93,12 @@ public final class SqliteBackend implements Backend {
         return "BEGIN IMMEDIATE";
     }
 
+    /** SQLite has one writer at a time: an append takes the write lock as every write does. */
+    @Override
+    public String beginAppend() {
+        return beginWrite();
+    }
+
     @Override
     public String beginRead() {
         return "BEGIN";
@@ -216,6 +222,12 @@ public final class SqliteBackend implements Backend {
     @Override
     public boolean storesNulInText() {
         return true;
+    }
+
+    /** SQLite allows no UPDATE in a WITH clause (and its statements cost no round trip anyway). */
+    @Override
+    public boolean updatesInWith() {
+        return false;
     }
 
     private static void execute(Connection connection, String sql) throws SQLException {
