@@ -198,8 +198,10 @@ public final class StateRepository implements AutoCloseable {
     public String createSession(NewSession session) {
         NewSessionRow row = NewSessionRow.of(session);
         double startedAt = now();
-        return database.write("creating session " + row.id(),
+        String created = database.write("creating session " + row.id(),
                 transaction -> sessions.create(transaction, row, startedAt));
+        appends.renderAhead(database.renderer());
+        return created;
     }
 
     public String createSession(String id, String source) {
@@ -214,6 +216,7 @@ public final class StateRepository implements AutoCloseable {
         double startedAt = now();
         database.write("ensuring session " + sessionId,
                 transaction -> sessions.ensure(transaction, sessionId, sessionSource, sessionModel, startedAt));
+        appends.renderAhead(database.renderer());
     }
 
     /** end_session: sets ended_at=now and end_reason unless already ended (the first end wins); true when this call ended it. */

@@ -17,6 +17,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static dev.hermes.state.db.Tables.MESSAGES;
 import static dev.hermes.state.db.Tables.SESSIONS;
@@ -100,9 +101,26 @@ public final class MessageAppends {
     }
 
     private final boolean oneStatement;
+    private final AtomicBoolean renderingAhead = new AtomicBoolean();
 
     public MessageAppends(Backend backend) {
         this.oneStatement = backend.updatesInWith();
+    }
+
+    /**
+     * Starts rendering the statements on a daemon thread, once: called when a session is created,
+     * since appends follow. The first append of a cold process otherwise renders them itself: jOOQ
+     * loads about a hundred classes for it, 140-300 ms alone and over a second with four cold
+     * processes starting on two cores (measured: each W9 worker's slowest append was its first). The
+     * rendered SQL is kept per dialect; an append that comes before the thread is done waits for the
+     * same rendering instead of doing it twice.
+     */
+    public void renderAhead(DSLContext dsl) {
+        if (renderingAhead.compareAndSet(false, true)) {
+            Thread thread = new Thread(() -> sql(dsl), "hermes-state-render-appends");
+            thread.setDaemon(true);
+            thread.start();
+        }
     }
 
     /**
