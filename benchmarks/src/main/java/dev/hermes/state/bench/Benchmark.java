@@ -57,7 +57,8 @@ import java.util.stream.Stream;
 
 /**
  * The benchmark of issue 5: BENCHMARK.md's W1–W9 through the public {@link StateRepository} API, with
- * the raw-JDBC baseline on a second file in the same run, one result table and one result file.
+ * the raw-JDBC baseline in a second store in the same run, one result table and one result file; on
+ * SQLite files or, with a PostgreSQL URL (issue 10), in schemas of a server ({@link RunDatabases}).
  *
  * <p>Order: generate all data and check it against the published fingerprints and match counts (abort
  * on any difference) → W1 on ours, the raw baseline and the raw baseline with Hermes' checkpoint
@@ -66,8 +67,8 @@ import java.util.stream.Stream;
  * → final sizes → extras for the targets (a 10,000-deep chain on its own file, VACUUM of the main
  * file). Interleaving makes store and baseline share the machine's load, which on a shared machine
  * drifts more over a minute than the differences being measured. The databases live in a fresh
- * folder under {@code workDir}, deleted
- * at the end (set {@code -Dhermes.bench.keep=true} to keep them).
+ * folder under {@code workDir} (or in schemas the run creates), deleted at the end (kept with
+ * {@link Stores#keep} or {@code -Dhermes.bench.keep=true}).
  */
 public final class Benchmark {
     public static final long SEED = 42;
