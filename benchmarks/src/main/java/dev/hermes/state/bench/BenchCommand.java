@@ -21,7 +21,8 @@ import java.util.concurrent.Callable;
 @Command(name = "hermes-state bench", description = {
         "Run the benchmark workload W1-W9 (BENCHMARK.md) against a new database, with a raw-JDBC baseline in the "
                 + "same run; print the table and write the JSON result file.",
-        "Full size (5,000 sessions x 40 messages) takes several minutes; --quick is 500 sessions."},
+        "Full size (5,000 sessions x 40 messages) takes several minutes; --quick is 500 sessions.",
+        "With --db URL the same run goes to a PostgreSQL server, against a raw pgjdbc baseline on the same server."},
         footer = {"", "hermes-state bench writers [--db TARGET]... : the writer-scaling run (1, 2, 4, 8 writer processes;"
                 + " more: bench writers --help).", "", "W8 also times the start of the command line when the JVM is given its jar:",
                 "-D" + W8ColdOpen.CLI_JAR_PROPERTY + "=cli/target/hermes-state.jar (./hermes-state bench passes it)."})
@@ -45,6 +46,20 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--quick", description = "The quick variant: " + Workload.QUICK_SESSIONS + " sessions.")
     private boolean quick;
+
+    @Option(names = "--db", paramLabel = "FILE|URL", description = {"Where the stores go: a new SQLite file (default: "
+            + "state.db in a fresh folder under target/bench), or a PostgreSQL server, postgresql://user:password@host:port/dbname"
+            + " (or jdbc:postgresql://...): the store in a new schema (--schema), the raw baseline and the other stores of the"
+            + " run in schemas named after it."})
+    private String db;
+
+    @Option(names = "--schema", paramLabel = "NAME", description = "With a PostgreSQL --db: the main store's schema, which "
+            + "must not exist yet (default: a fresh hermes_bench_<random>); the run's other schemas are NAME_<store>.")
+    private String schema;
+
+    @Option(names = "--keep", description = "Keep the run's stores (files or schemas) after the run; by default they are "
+            + "deleted (dropped).")
+    private boolean keep;
 
     @Option(names = "--out", paramLabel = "FILE", description = "The JSON result file (default: chosen by the "
             + "benchmark under target/bench/).")
@@ -79,6 +94,6 @@ public final class BenchCommand implements Callable<Integer> {
     public Integer call() {
         int sessionCount = sessions != null ? sessions : quick ? Workload.QUICK_SESSIONS : Workload.DEFAULT_SESSIONS;
         // a null result file lets the benchmark choose
-        return Benchmark.run(WORK_DIR, sessionCount, messages, out, stdout, stderr);
+        return Benchmark.run(WORK_DIR, new Benchmark.Stores(db, schema, keep), sessionCount, messages, out, stdout, stderr);
     }
 }

@@ -1,12 +1,18 @@
 package dev.hermes.state.bench;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The benchmark jar's command line, in-process: help, and arguments refused before anything runs. */
@@ -28,9 +34,10 @@ class BenchCommandTest {
             Result result = run(help);
             assertEquals(0, result.exitCode());
             assertEquals("", result.err());
-            assertTrue(result.out().startsWith("Usage: hermes-state bench [-h] [--quick] [--messages=M] [--out=FILE]"),
+            assertTrue(result.out().startsWith("Usage: hermes-state bench [-h] [--keep] [--quick] [--db=FILE|URL]"),
                     result.out());
-            for (String option : new String[] {"--sessions=S", "--messages=M", "--quick", "--out=FILE"}) {
+            for (String option : new String[] {"--sessions=S", "--messages=M", "--quick", "--out=FILE", "--db=FILE|URL",
+                    "--schema=NAME", "--keep"}) {
                 assertTrue(result.out().contains("  " + option + " "), option + " in:\n" + result.out());
             }
             assertTrue(result.out().contains("-Dhermes.state.jar=cli/target/hermes-state.jar"), result.out());
@@ -51,5 +58,36 @@ class BenchCommandTest {
         assertEquals(2, unknown.exitCode());
         assertTrue(unknown.err().startsWith("Unknown option: '--bogus'\nUsage: hermes-state bench"), unknown.err());
         assertEquals(2, run("--sessions", "many").exitCode());
+    }
+
+    @Test
+    void aSchemaWithoutAPostgresqlUrlIsAUsageError() {
+        Result result = run("--quick", "--schema", "bench");
+        assertEquals(2, result.exitCode());
+        assertEquals("bench: --schema is for a PostgreSQL --db (postgresql://... or jdbc:postgresql://...)\n", result.err());
+    }
+
+    @Test
+    void anExistingFileIsNeverWrittenInto(@TempDir Path folder) throws IOException {
+        Path existing = Files.writeString(folder.resolve("state.db"), "");
+        Result result = run("--quick", "--db", existing.toString());
+        assertEquals(2, result.exitCode());
+        assertEquals("bench: " + existing + " exists: the benchmark writes only into a new file\n", result.err());
+        assertEquals("", Files.readString(existing));
+    }
+
+    @Test
+    void aBadSchemaNameOrAnUnreachableServerNeverShowsThePassword() {
+        Result badName = run("--quick", "--db", "postgresql://bench:s3cret-pw@127.0.0.1:1/db", "--schema", "Bad-Name");
+        assertEquals(2, badName.exitCode());
+        assertTrue(badName.err().startsWith("bench: Invalid schema name 'Bad-Name'"), badName.err());
+        Result unreachable = run("--quick", "--db", "postgresql://bench:s3cret-pw@127.0.0.1:1/db");
+        assertEquals(1, unreachable.exitCode());
+        assertTrue(unreachable.err().startsWith("bench: failed: "), unreachable.err());
+        assertTrue(unreachable.err().contains("postgresql://bench@127.0.0.1:1/db"), unreachable.err());
+        for (Result result : List.of(badName, unreachable)) {
+            assertFalse(result.err().contains("s3cret"), result.err());
+            assertEquals("", result.out());
+        }
     }
 }

@@ -50,7 +50,9 @@ class BenchmarkSmokeTest {
         assertEquals(LAYOUT, List.copyOf(json.keySet()));
         assertEquals(Map.of("sessions", 120, "messages_per_session", 12, "seed", 42), json.get("params"));
         Map<?, ?> env = (Map<?, ?>) json.get("env");
-        assertEquals(List.of("runtime", "sqlite", "cpus", "cpu_model", "journal_mode", "synchronous"), List.copyOf(env.keySet()));
+        assertEquals(List.of("runtime", "engine", "cpus", "cpu_model", "sqlite", "journal_mode", "synchronous"),
+                List.copyOf(env.keySet()));
+        assertEquals("SQLite " + env.get("sqlite"), env.get("engine"));
         assertEquals("wal", String.valueOf(env.get("journal_mode")).toLowerCase());
         Map<?, ?> data = (Map<?, ?>) json.get("data");
         assertEquals("3955edcac4a088dcf5cf7fb902c9743ed08c0fcb53fa2add89547b1fe125a958", data.get("vocab_sha256"));

@@ -1,5 +1,6 @@
 package dev.hermes.state.bench.study;
 
+import dev.hermes.state.bench.engine.SqliteDatabases;
 import dev.hermes.state.bench.workload.W9Concurrency;
 
 import java.nio.file.Files;
@@ -15,7 +16,7 @@ import java.nio.file.Path;
 public final class W9Harness {
     public static void main(String[] args) throws Exception {
         Path scratch = Files.createDirectories(Path.of(args[1]));
-        W9Concurrency.Result r = W9Concurrency.run(Path.of(args[0]), scratch);
+        W9Concurrency.Result r = W9Concurrency.run(new SqliteDatabases(scratch, Path.of(args[0])), scratch);
         double slowest = r.workerElapsedS().stream().mapToDouble(Double::doubleValue).max().orElse(0);
         System.out.printf("W9 harness: %.0f msgs/s, wall %.3f s, slowest worker loop %.3f s, after-loop gap %.3f s, "
                         + "max append %.0f ms, >1s %d, p99 %.1f ms%n", r.msgsPerS(), r.wallNanos() / 1e9, slowest,

@@ -2,10 +2,8 @@ package dev.hermes.state.bench.process;
 
 import dev.hermes.state.core.StateRepository;
 
-import java.nio.file.Path;
-
 /**
- * W8's child: opens the store on an up-to-date file, reads one session, says {@code READY}, closes the
+ * W8's child: opens the store on an up-to-date file or schema ({@link StoreTarget}), reads one session, says {@code READY}, closes the
  * store and exits. Exit 3 when the session is missing (the run then fails).
  */
 public final class ColdOpenProcess {
@@ -16,9 +14,9 @@ public final class ColdOpenProcess {
     }
 
     public static void main(String[] args) {
-        try (StateRepository store = StateRepository.open(Path.of(args[0]))) {
+        try (StateRepository store = StoreTarget.open(args[0])) {
             if (store.getSession(SESSION).isEmpty()) {
-                System.err.println("session " + SESSION + " not found in " + args[0]);
+                System.err.println("session " + SESSION + " not found in " + StoreTarget.describe(args[0]));
                 System.exit(3);
             }
             System.out.println(READY);

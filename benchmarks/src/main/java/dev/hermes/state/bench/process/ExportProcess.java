@@ -22,7 +22,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * W6's child (started with {@code -Xmx64m}): opens the store, streams {@code export_all()} into a JSONL
+ * W6's child (started with {@code -Xmx64m}): opens the store (a file or a schema, see {@link StoreTarget}), streams {@code export_all()} into a JSONL
  * file (one session with its messages per line, Hermes' snake_case keys), and prints one
  * {@code RESULT {...}} line with the counts, times and resident set sizes.
  *
@@ -41,10 +41,10 @@ public final class ExportProcess {
     }
 
     public static void main(String[] args) throws IOException {
-        Path db = Path.of(args[0]);
+        String target = args[0];
         Path out = Path.of(args[1]);
         long start = System.nanoTime();
-        try (StateRepository store = StateRepository.open(db);
+        try (StateRepository store = StoreTarget.open(target);
              OutputStream file = new BufferedOutputStream(Files.newOutputStream(out), 1 << 16);
              JsonGenerator json = JSON.getFactory().createGenerator(file, JsonEncoding.UTF8)) {
             json.setRootValueSeparator(null); // lines end with our own newline, no separator before them

@@ -2,13 +2,20 @@ package dev.hermes.state.bench.process;
 
 import dev.hermes.state.core.StateRepository;
 
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 
 /**
  * What {@code --db} names for the runs that take any store: a SQLite file, or a PostgreSQL URL
- * ({@code postgresql://...}, {@code jdbc:postgresql://...}).
+ * ({@code postgresql://...}, {@code jdbc:postgresql://...}). A URL may name the store's schema with
+ * the benchmark's own parameter {@code hermes_schema=NAME} (default: the store's, {@code hermes}),
+ * taken off before the URL reaches the store: that is how a child process is told its schema.
  * The one place the benchmark's processes open such a target.
  */
 public final class StoreTarget {
+    private static final Pattern SCHEMA_PARAMETER = Pattern.compile("([?&])hermes_schema=([^&]*)(&?)");
+
     private StoreTarget() {
     }
 
@@ -18,7 +25,18 @@ public final class StoreTarget {
 
     /** Opens the store read-write, created or migrated as a file or a server schema is on opening. */
     public static StateRepository open(String target) {
+        Matcher schema = SCHEMA_PARAMETER.matcher(target);
+        if (isUrl(target) && schema.find()) {
+            String url = target.substring(0, schema.start()) + (schema.group(3).isEmpty() ? "" : schema.group(1))
+                    + target.substring(schema.end());
+            return StateRepository.builder().url(url).schema(schema.group(2)).build();
+        }
         return StateRepository.builder().location(target).build();
+    }
+
+    /** A PostgreSQL URL that names the store's schema for {@link #open}. */
+    public static String withSchema(String url, String schema) {
+        return url + (url.indexOf('?') < 0 ? '?' : '&') + "hermes_schema=" + schema;
     }
 
     /** The engine's name, for the report. */

@@ -26,13 +26,13 @@ import java.util.Map;
  * fastest a careful programmer gets from JDBC, so the store's overhead can be stated as a ratio.
  * Not thread-safe; one instance per file.
  */
-public final class RawJdbcStore implements AutoCloseable {
+public final class RawJdbcStore implements RawStore {
     private static final String INSERT_SESSION = "INSERT OR IGNORE INTO sessions (id, source, user_id, model, "
             + "model_config, system_prompt, parent_session_id, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
-    private static final String INSERT_MESSAGE = "INSERT INTO messages (session_id, role, content, tool_call_id, "
+    static final String INSERT_MESSAGE = "INSERT INTO messages (session_id, role, content, tool_call_id, "
             + "tool_calls, tool_name, timestamp, token_count, finish_reason, reasoning, reasoning_details, "
             + "codex_reasoning_items) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-    private static final String BUMP_COUNTERS = "UPDATE sessions SET message_count = message_count + ?, "
+    static final String BUMP_COUNTERS = "UPDATE sessions SET message_count = message_count + ?, "
             + "tool_call_count = tool_call_count + ? WHERE id = ?";
     /**
      * search_messages in one statement: the page of hits (MATCH, ordered by FTS5 rank, limit/offset) as
@@ -52,7 +52,7 @@ public final class RawJdbcStore implements AutoCloseable {
             + "AND (n.timestamp, n.id) < (page.timestamp, page.id) ORDER BY n.timestamp DESC, n.id DESC LIMIT 1) "
             + "LEFT JOIN messages next ON next.id = (SELECT n.id FROM messages n WHERE n.session_id = page.session_id "
             + "AND (n.timestamp, n.id) > (page.timestamp, page.id) ORDER BY n.timestamp, n.id LIMIT 1)";
-    private static final String CONVERSATION = "SELECT role, content, tool_call_id, tool_calls, tool_name, reasoning, "
+    static final String CONVERSATION = "SELECT role, content, tool_call_id, tool_calls, tool_name, reasoning, "
             + "reasoning_details, codex_reasoning_items FROM messages WHERE session_id = ? ORDER BY timestamp, id";
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -195,6 +195,11 @@ public final class RawJdbcStore implements AutoCloseable {
 
     /** get_messages_as_conversation: the OpenAI chat shape, tool_calls decoded from JSON. */
     public List<Map<String, Object>> conversation(String sessionId) throws SQLException {
+        return conversation(conversation, sessionId);
+    }
+
+    /** Runs a prepared conversation query (its columns as {@link #CONVERSATION}'s) and builds the chat messages. */
+    static List<Map<String, Object>> conversation(PreparedStatement conversation, String sessionId) throws SQLException {
         List<Map<String, Object>> messages = new ArrayList<>();
         conversation.setString(1, sessionId);
         try (ResultSet rows = conversation.executeQuery()) {
@@ -235,14 +240,14 @@ public final class RawJdbcStore implements AutoCloseable {
         }
     }
 
-    private static Map<String, String> contextMessage(String role, String content) {
+    static Map<String, String> contextMessage(String role, String content) {
         Map<String, String> message = new LinkedHashMap<>();
         message.put("role", role);
         message.put("content", content == null ? "" : content);
         return message;
     }
 
-    private static void bind(PreparedStatement insert, String sessionId, NewMessage message, double timestamp)
+    static void bind(PreparedStatement insert, String sessionId, NewMessage message, double timestamp)
             throws SQLException {
         insert.setString(1, sessionId);
         insert.setString(2, message.role());
@@ -270,7 +275,7 @@ public final class RawJdbcStore implements AutoCloseable {
     }
 
     /** SPEC: a list adds its size, any other non-null value 1; tool messages add nothing. */
-    private static long toolCallIncrement(NewMessage message) {
+    static long toolCallIncrement(NewMessage message) {
         if (message.toolCalls() == null || "tool".equals(message.role())) {
             return 0;
         }
@@ -321,7 +326,7 @@ public final class RawJdbcStore implements AutoCloseable {
     }
 
     /** Epoch seconds with microseconds, like Python's time.time(). */
-    private static double now() {
+    static double now() {
         Instant now = Instant.now();
         return now.getEpochSecond() + (now.getNano() / 1000) / 1_000_000.0;
     }

@@ -22,6 +22,7 @@ public record RunResults(
         int messagesPerSession,
         W1Ingest.Result w1,
         W1Ingest.Result rawW1,
+        /* SQLite only (its checkpoint policy): null on PostgreSQL */
         W1Ingest.Result rawCheckpointW1,
         W1Ingest.BatchResult batch,
         W1Ingest.BatchResult rawBatch,

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * W1 — ingest: the whole schedule of section 1.7, one call per operation, every call timed; plus the
@@ -103,13 +104,17 @@ public final class W1Ingest {
     private W1Ingest() {
     }
 
-    /** A store under test: the file it writes (measured at each slice end) and its calls. */
-    public record Target(Path db, Calls calls) {
+    /** A store under test: its calls, and the size of what it writes (measured at each slice end) and of its WAL. */
+    public record Target(Calls calls, LongSupplier dbBytes, LongSupplier walBytes) {
+        /** A SQLite file's target. */
+        public static Target file(Path db, Calls calls) {
+            return new Target(calls, () -> Report.sizeOrZero(db), () -> Report.sizeOrZero(walOf(db)));
+        }
     }
 
     /** Runs the schedule on one target. */
     public static Result run(IngestPlan plan, Path db, Calls calls) throws Exception {
-        return runInterleaved(plan, List.of(new Target(db, calls))).get(0);
+        return runInterleaved(plan, List.of(Target.file(db, calls))).get(0);
     }
 
     /**
@@ -154,14 +159,14 @@ public final class W1Ingest {
                 }
                 elapsed[t] += end - start;
                 sliceResults.get(t).add(new Slice(k + 1, sliceAppends.count() / ((end - start) / 1e9),
-                        sliceAppends.p50Ms(), sliceAppends.p99Ms(), Report.sizeOrZero(target.db())));
+                        sliceAppends.p50Ms(), sliceAppends.p99Ms(), target.dbBytes().getAsLong()));
             }
         }
         List<Result> results = new ArrayList<>(targets.size());
         for (int t = 0; t < targets.size(); t++) {
-            Path db = targets.get(t).db();
+            Target target = targets.get(t);
             results.add(new Result(total, elapsed[t], appends.get(t), creates.get(t), List.copyOf(sliceResults.get(t)),
-                    Report.sizeOrZero(db), Report.sizeOrZero(walOf(db))));
+                    target.dbBytes().getAsLong(), target.walBytes().getAsLong()));
         }
         return results;
     }

@@ -1,10 +1,14 @@
 package dev.hermes.state.bench.workload;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hermes.state.bench.engine.RunDatabases;
 import dev.hermes.state.bench.measure.Report;
 import dev.hermes.state.bench.process.Child;
 import dev.hermes.state.bench.process.ExportProcess;
 import dev.hermes.state.bench.process.JavaProcess;
+import dev.hermes.state.bench.process.StoreTarget;
+import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.core.model.CopyOptions;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,6 +27,8 @@ import java.util.Map;
 /**
  * W6 — export: a fresh JVM capped at {@code -Xmx64m} streams export_all() into JSONL (see
  * {@link ExportProcess}). Run twice; the two outputs must be byte-identical (checked by SHA-256).
+ * On PostgreSQL the store is also copied (untimed, the product's copy) into a SQLite file whose
+ * export must give the same bytes: the same data exports the same JSON lines on both engines.
  */
 public final class W6Export {
     public static final String HEAP_CAP = "-Xmx64m";
@@ -32,13 +38,20 @@ public final class W6Export {
     public record Run(int exitCode, Map<String, Object> report, long jsonlBytes, String sha256, String failure) {
     }
 
-    public record Result(Run first, Run second) {
+    /** {@code sqliteCopy}: the export of the store's SQLite copy (PostgreSQL only; null on SQLite). */
+    public record Result(Run first, Run second, Run sqliteCopy) {
         public boolean bothSucceeded() {
-            return first.failure() == null && second.failure() == null;
+            return first.failure() == null && second.failure() == null
+                    && (sqliteCopy == null || sqliteCopy.failure() == null);
         }
 
         public boolean identical() {
             return bothSucceeded() && first.sha256().equals(second.sha256());
+        }
+
+        /** True when there is no copy to compare with (SQLite), else whether its export has the same bytes. */
+        public boolean sameAsSqliteCopy() {
+            return sqliteCopy == null || bothSucceeded() && first.sha256().equals(sqliteCopy.sha256());
         }
 
         public double peakRssMb() {
@@ -68,6 +81,10 @@ public final class W6Export {
             json.put("sha256", first.sha256());
             json.put("second_run_total_s", Report.round(number(second, "total_s")));
             json.put("second_run_peak_rss_mb", Report.round(number(second, "peak_rss_mb")));
+            if (sqliteCopy != null) {
+                json.put("sqlite_copy_sha256", sqliteCopy.sha256());
+                json.put("same_bytes_as_sqlite_copy", sameAsSqliteCopy());
+            }
             if (!bothSucceeded()) {
                 json.put("failure", failure());
             }
@@ -79,7 +96,8 @@ public final class W6Export {
         }
 
         public String failure() {
-            return first.failure() != null ? first.failure() : second.failure();
+            return first.failure() != null ? first.failure() : second.failure() != null ? second.failure()
+                    : sqliteCopy == null ? null : sqliteCopy.failure();
         }
 
         private static double number(Run run, String key) {
@@ -91,15 +109,26 @@ public final class W6Export {
     private W6Export() {
     }
 
-    public static Result run(Path db, Path scratch) throws Exception {
-        return new Result(exportOnce(db, scratch, 1), exportOnce(db, scratch, 2));
+    public static Result run(RunDatabases databases, Path scratch) throws Exception {
+        String target = databases.target(RunDatabases.MAIN);
+        Run first = exportOnce(target, scratch, 1);
+        Run second = exportOnce(target, scratch, 2);
+        if (!StoreTarget.isUrl(target)) {
+            return new Result(first, second, null);
+        }
+        Path copy = scratch.resolve("w6-sqlite-copy.db");
+        try (StateRepository store = databases.openStore(RunDatabases.MAIN);
+             StateRepository file = StateRepository.open(copy)) {
+            store.copyTo(file, CopyOptions.intoEmpty(), null);
+        }
+        return new Result(first, second, exportOnce(copy.toString(), scratch, 3));
     }
 
-    private static Run exportOnce(Path db, Path scratch, int number) throws Exception {
+    private static Run exportOnce(String target, Path scratch, int number) throws Exception {
         Path jsonl = scratch.resolve("w6-export-" + number + ".jsonl");
         List<String> options = new ArrayList<>(JavaProcess.userOptions(true));
         options.add(HEAP_CAP);
-        List<String> command = JavaProcess.command(options, ExportProcess.class, db.toString(), jsonl.toString());
+        List<String> command = JavaProcess.command(options, ExportProcess.class, target, jsonl.toString());
         try (Child child = Child.start(command, scratch.resolve("w6-export-" + number + ".err"))) {
             Map<String, Object> report = Map.of();
             String failure = null;

@@ -2,11 +2,9 @@ package dev.hermes.state.bench.workload;
 
 import dev.hermes.state.bench.data.Workload;
 import dev.hermes.state.bench.measure.Report;
+import dev.hermes.state.bench.engine.RunDatabases;
 import dev.hermes.state.core.StateRepository;
-import dev.hermes.state.RetryPolicy;
-import dev.hermes.state.sqlite.SqliteFile;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -15,7 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * W7 — prune: end every even W1 session, age them by 200 days on a separate plain connection, then
+ * W7 — prune: end every even W1 session, age them by 200 days on a separate plain connection (the same
+ * statement on both engines), then
  * one timed prune_sessions(90). Also reports the WAL size and the free pages the prune left, which is
  * what the issue's W7 target is about.
  */
@@ -59,7 +58,7 @@ public final class W7Prune {
     private W7Prune() {
     }
 
-    public static Result run(StateRepository store, Path db, int sessions) throws SQLException {
+    public static Result run(StateRepository store, RunDatabases databases, int sessions) throws SQLException {
         int ended = 0;
         long start = System.nanoTime();
         for (int i = 0; i + 1 < sessions; i += 2) {
@@ -69,7 +68,7 @@ public final class W7Prune {
         long endNanos = System.nanoTime() - start;
         int aged;
         long before;
-        try (Connection plain = SqliteFile.open(db, RetryPolicy.HERMES, false);
+        try (Connection plain = databases.plainConnection(RunDatabases.MAIN, false);
              Statement statement = plain.createStatement()) {
             aged = statement.executeUpdate(AGE);
             before = count(statement, "SELECT count(*) FROM messages");
@@ -77,12 +76,11 @@ public final class W7Prune {
         long pruneStart = System.nanoTime();
         int pruned = store.pruneSessions(OLDER_THAN_DAYS, null);
         long pruneNanos = System.nanoTime() - pruneStart;
-        try (Connection plain = SqliteFile.open(db, RetryPolicy.HERMES, true);
+        try (Connection plain = databases.plainConnection(RunDatabases.MAIN, true);
              Statement statement = plain.createStatement()) {
             long after = count(statement, "SELECT count(*) FROM messages");
-            long free = count(statement, "PRAGMA freelist_count") * count(statement, "PRAGMA page_size");
-            return new Result(ended, endNanos, aged, pruned, pruneNanos, before, after, Report.sizeOrZero(db),
-                    Report.sizeOrZero(W1Ingest.walOf(db)), free);
+            return new Result(ended, endNanos, aged, pruned, pruneNanos, before, after,
+                    databases.dbBytes(RunDatabases.MAIN), databases.walBytes(RunDatabases.MAIN), databases.freeBytes(plain));
         }
     }
 

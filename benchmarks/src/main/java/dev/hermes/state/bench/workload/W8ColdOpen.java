@@ -1,5 +1,6 @@
 package dev.hermes.state.bench.workload;
 
+import dev.hermes.state.bench.engine.RunDatabases;
 import dev.hermes.state.bench.measure.Latencies;
 import dev.hermes.state.bench.measure.Report;
 import dev.hermes.state.bench.process.Child;
@@ -7,6 +8,7 @@ import dev.hermes.state.bench.process.ColdOpenProcess;
 import dev.hermes.state.bench.process.EmptyProcess;
 import dev.hermes.state.bench.process.HelloWorld;
 import dev.hermes.state.bench.process.JavaProcess;
+import dev.hermes.state.bench.process.StoreTarget;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,11 +24,13 @@ import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
+import java.util.stream.Collectors;
 
 /**
  * W8 — cold open. The BENCHMARK.md measure: a child JVM (same class path and options as this one)
  * opens the store, reads a session and prints READY, against an empty main. The issue's target: the
- * real command {@code java -jar hermes-state.jar --db FILE sessions list} against a hello-world
+ * real command {@code java -jar hermes-state.jar --db FILE sessions list} (on PostgreSQL
+ * {@code --db URL --schema S sessions list}) against a hello-world
  * {@code java -jar}, both started the same way, spawn to exit.
  */
 public final class W8ColdOpen {
@@ -97,9 +101,9 @@ public final class W8ColdOpen {
     }
 
     /** {@code rounds} = 10 in BENCHMARK.md; fewer only for the smoke test. */
-    public static Result run(Path db, Path scratch, int rounds) throws Exception {
+    public static Result run(RunDatabases databases, Path scratch, int rounds) throws Exception {
         List<String> options = JavaProcess.userOptions(false);
-        List<String> child = JavaProcess.command(options, ColdOpenProcess.class, db.toString());
+        List<String> child = JavaProcess.command(options, ColdOpenProcess.class, databases.target(RunDatabases.MAIN));
         List<String> empty = JavaProcess.command(options, EmptyProcess.class);
         Path stderr = scratch.resolve("w8.err");
         coldOpen(child, stderr);
@@ -113,18 +117,24 @@ public final class W8ColdOpen {
             exit.add(times[1]);
             baseline.add(spawnToExit(empty, stderr));
         }
-        return new Result(ready, exit, baseline, cliStart(db, scratch, options, rounds));
+        return new Result(ready, exit, baseline, cliStart(databases.commandOptions(RunDatabases.MAIN), scratch, options, rounds));
     }
 
-    private static CliStart cliStart(Path db, Path scratch, List<String> options, int rounds) throws Exception {
+    /** {@code store}: the command line's options that name the store ({@code --db FILE}, or {@code --db URL --schema S}). */
+    private static CliStart cliStart(List<String> store, Path scratch, List<String> options, int rounds) throws Exception {
         Path jar = cliJar();
         if (jar == null) {
             return new CliStart(null, null, null, null, "the hermes-state jar is not given or not built (start the benchmark "
                     + "with ./hermes-state bench, or set -D" + CLI_JAR_PROPERTY + "=cli/target/hermes-state.jar)");
         }
         Path script = launcherScript(jar);
-        List<String> scriptCommand = script == null ? null
-                : List.of(script.toString(), "--db", db.toString(), "sessions", "list");
+        List<String> sessionsList = new ArrayList<>(store);
+        sessionsList.addAll(List.of("sessions", "list"));
+        List<String> scriptCommand = null;
+        if (script != null) {
+            scriptCommand = new ArrayList<>(List.of(script.toString()));
+            scriptCommand.addAll(sessionsList);
+        }
         // a class-data archive belongs to the jar it was made from: this JVM's is the benchmark jar's, the
         // command runs with the one its build made beside it (as ./hermes-state runs it), hello-world without
         List<String> helloOptions = options.stream().filter(o -> !o.startsWith(ARCHIVE_OPTION)).toList();
@@ -134,7 +144,7 @@ public final class W8ColdOpen {
                 && Files.getLastModifiedTime(cliArchive).compareTo(Files.getLastModifiedTime(jar)) > 0) {
             cliOptions.add(ARCHIVE_OPTION + cliArchive);
         }
-        List<String> direct = JavaProcess.jarCommand(cliOptions, jar, "--db", db.toString(), "sessions", "list");
+        List<String> direct = JavaProcess.jarCommand(cliOptions, jar, sessionsList.toArray(String[]::new));
         List<String> hello = JavaProcess.jarCommand(helloOptions, helloWorldJar(scratch));
         Path stderr = scratch.resolve("w8-cli.err");
         if (scriptCommand != null) {
@@ -185,7 +195,9 @@ public final class W8ColdOpen {
             int code = child.waitFor(TIMEOUT);
             long exited = System.nanoTime();
             if (code != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " exited with " + code + child.stderrTail());
+                // a PostgreSQL URL on the command line may hold a password: never in a message
+                throw new IllegalStateException(command.stream().map(StoreTarget::describe).collect(Collectors.joining(" "))
+                        + " exited with " + code + child.stderrTail());
             }
             return exited - child.spawnNanos();
         }

@@ -3,8 +3,7 @@ package dev.hermes.state.bench.workload;
 import dev.hermes.state.bench.data.WriterPlan;
 import dev.hermes.state.bench.measure.Latencies;
 import dev.hermes.state.bench.measure.Report;
-import dev.hermes.state.RetryPolicy;
-import dev.hermes.state.sqlite.SqliteFile;
+import dev.hermes.state.bench.engine.RunDatabases;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -16,7 +15,7 @@ import java.util.Map;
 
 /**
  * W9 — four concurrent writers: four worker JVMs prepare, report READY, get GO at the same moment and
- * append 2,000 messages each to the same file ({@link WriterRound}). Then a fresh plain
+ * append 2,000 messages each to the same store (file or schema) ({@link WriterRound}). Then a fresh plain
  * connection checks that the counters agree with the rows and that the full-text index is intact.
  */
 public final class W9Concurrency {
@@ -62,26 +61,20 @@ public final class W9Concurrency {
     private W9Concurrency() {
     }
 
-    public static Result run(Path db, Path scratch) throws Exception {
-        WriterRound round = WriterRound.run(db.toString(), WORKERS, WriterPlan.W9_PREFIX, scratch);
-        return verify(db, round.messagesOk(), round.wallNanos(), round.errors(), round.appends(), round.workerElapsedS(),
+    public static Result run(RunDatabases databases, Path scratch) throws Exception {
+        WriterRound round = WriterRound.run(databases.target(RunDatabases.MAIN), WORKERS, WriterPlan.W9_PREFIX, scratch);
+        return verify(databases, round.messagesOk(), round.wallNanos(), round.errors(), round.appends(), round.workerElapsedS(),
                 round.expectedMessages());
     }
 
-    private static Result verify(Path db, int ok, long wall, Map<String, Integer> errors, Latencies appends,
+    private static Result verify(RunDatabases databases, int ok, long wall, Map<String, Integer> errors, Latencies appends,
                                  List<Double> elapsed, long expected) throws SQLException {
-        try (Connection plain = SqliteFile.open(db, RetryPolicy.HERMES, false);
+        try (Connection plain = databases.plainConnection(RunDatabases.MAIN, false);
              Statement statement = plain.createStatement()) {
             boolean countsEqual = W7Prune.count(statement, "SELECT SUM(message_count) FROM sessions")
                     == W7Prune.count(statement, "SELECT COUNT(*) FROM messages");
             long w9Messages = W7Prune.count(statement, "SELECT COUNT(*) FROM messages WHERE session_id LIKE 'w9-%'");
-            boolean ftsOk;
-            try {
-                statement.execute("INSERT INTO messages_fts(messages_fts) VALUES('integrity-check')");
-                ftsOk = true;
-            } catch (SQLException corrupt) {
-                ftsOk = false;
-            }
+            boolean ftsOk = databases.searchIndexIntact(plain);
             return new Result(ok, wall, errors, appends, elapsed, countsEqual, ftsOk, w9Messages, expected);
         }
     }

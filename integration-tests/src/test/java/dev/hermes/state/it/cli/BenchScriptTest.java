@@ -63,7 +63,7 @@ class BenchScriptTest {
             ProcessResult result = script(args).run();
             assertEquals(0, result.exitCode(), result.toString());
             assertEquals("", result.stderr(), result.toString());
-            assertTrue(result.stdout().startsWith("Usage: hermes-state bench [-h] [--quick]"), result.toString());
+            assertTrue(result.stdout().startsWith("Usage: hermes-state bench [-h] [--keep] [--quick]"), result.toString());
         }
     }
 
