@@ -124,6 +124,8 @@ class PostgresOpeningTest {
     @Test
     void theApplicationsPoolServesTheStoreInItsSchemaAsTheUrlDoes() throws SQLException {
         try (StateRepository lent = StateRepository.builder().dataSource(applicationPool()).schema(postgres.schema()).build()) {
+            assertTrue(lent.describe().contains("the application's DataSource") && lent.describe().contains(postgres.schema()),
+                    lent.describe());
             lent.createSession("s1", "app");
             lent.appendMessage("s1", NewMessage.of("user", "written through the application's pool"));
             assertEquals(1, lent.searchMessages(SearchQuery.of("pool")).size());
@@ -135,6 +137,8 @@ class PostgresOpeningTest {
             assertFalse(row.getString(1).contains(postgres.schema()), row.getString(1));
         }
         try (StateRepository byUrl = byUrl().readOnly(true).build()) {
+            assertTrue(byUrl.describe().contains(postgres.schema()), byUrl.describe());
+            assertFalse(byUrl.describe().contains(postgres.password()), byUrl.describe());
             assertEquals("written through the application's pool", byUrl.getMessages("s1").get(0).content());
         }
     }

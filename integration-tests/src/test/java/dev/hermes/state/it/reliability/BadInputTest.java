@@ -539,9 +539,9 @@ class BadInputTest {
         unchangedCases().forEach(c -> covered.add(c.operation));
         // exercised by the other tests of this class
         covered.addAll(List.of("close", "open", "openReadOnly", "ensureSession", "createSession"));
-        // no input to check: the default location, the builder's entry point, and the question whether
-        // a text is a PostgreSQL URL (false for anything else, null included)
-        covered.addAll(List.of("defaultPath", "builder", "isUrl"));
+        // no input to check: the default location, the builder's entry point, the question whether
+        // a text is a PostgreSQL URL (false for anything else, null included), and what the store is
+        covered.addAll(List.of("defaultPath", "builder", "isUrl", "describe"));
         Set<String> operations = Arrays.stream(StateRepository.class.getDeclaredMethods())
                 .filter(method -> Modifier.isPublic(method.getModifiers()) && !method.isSynthetic())
                 .map(Method::getName)
