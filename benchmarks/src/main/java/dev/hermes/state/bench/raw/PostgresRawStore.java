@@ -90,14 +90,7 @@ public final class PostgresRawStore implements RawStore {
     @Override
     public void createSession(String id, String source, String model) throws SQLException {
         try {
-            insertSession.setString(1, id);
-            insertSession.setString(2, source);
-            insertSession.setString(3, null);
-            insertSession.setString(4, model);
-            insertSession.setString(5, null);
-            insertSession.setString(6, null);
-            insertSession.setString(7, null);
-            insertSession.setDouble(8, RawJdbcStore.now());
+            RawJdbcStore.bindSession(insertSession, id, source, model);
             insertSession.executeUpdate();
             connection.commit();
         } catch (SQLException | RuntimeException e) {
@@ -151,21 +144,7 @@ public final class PostgresRawStore implements RawStore {
         search.setInt(3, limit);
         search.setInt(4, 0);
         List<RawJdbcStore.Hit> hits = new ArrayList<>(limit);
-        try (ResultSet rows = search.executeQuery()) {
-            while (rows.next()) {
-                List<Map<String, String>> context = new ArrayList<>(3);
-                if (rows.getString(11) != null) {
-                    context.add(RawJdbcStore.contextMessage(rows.getString(11), rows.getString(12)));
-                }
-                context.add(RawJdbcStore.contextMessage(rows.getString(3), rows.getString(5)));
-                if (rows.getString(13) != null) {
-                    context.add(RawJdbcStore.contextMessage(rows.getString(13), rows.getString(14)));
-                }
-                hits.add(new RawJdbcStore.Hit(rows.getLong(1), rows.getString(2), rows.getString(3), rows.getString(4),
-                        rows.getDouble(6), rows.getString(7), rows.getString(8), rows.getString(9), rows.getDouble(10),
-                        context));
-            }
-        }
+        RawJdbcStore.readHits(search, hits);
         connection.commit();
         return hits;
     }

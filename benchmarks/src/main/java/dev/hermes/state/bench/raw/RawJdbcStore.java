@@ -109,14 +109,7 @@ public final class RawJdbcStore implements RawStore {
     public void createSession(String id, String source, String model) throws SQLException {
         begin.execute();
         try {
-            insertSession.setString(1, id);
-            insertSession.setString(2, source);
-            insertSession.setString(3, null);
-            insertSession.setString(4, model);
-            insertSession.setString(5, null);
-            insertSession.setString(6, null);
-            insertSession.setString(7, null);
-            insertSession.setDouble(8, now());
+            bindSession(insertSession, id, source, model);
             insertSession.executeUpdate();
             commit();
         } catch (SQLException | RuntimeException e) {
@@ -175,6 +168,15 @@ public final class RawJdbcStore implements RawStore {
         search.setString(1, query);
         search.setInt(2, limit);
         search.setInt(3, 0);
+        readHits(search, hits);
+        return hits;
+    }
+
+    /**
+     * Runs a bound search statement of either engine's baseline, whose columns are the hit's (1-10)
+     * then the previous and the next message's role and content (11-14, null when there is none).
+     */
+    static void readHits(PreparedStatement search, List<Hit> hits) throws SQLException {
         try (ResultSet rows = search.executeQuery()) {
             while (rows.next()) {
                 List<Map<String, String>> context = new ArrayList<>(3);
@@ -190,7 +192,18 @@ public final class RawJdbcStore implements RawStore {
                         context));
             }
         }
-        return hits;
+    }
+
+    /** Binds create_session's row (model only) to either engine's insert. */
+    static void bindSession(PreparedStatement insertSession, String id, String source, String model) throws SQLException {
+        insertSession.setString(1, id);
+        insertSession.setString(2, source);
+        insertSession.setString(3, null);
+        insertSession.setString(4, model);
+        insertSession.setString(5, null);
+        insertSession.setString(6, null);
+        insertSession.setString(7, null);
+        insertSession.setDouble(8, now());
     }
 
     /** get_messages_as_conversation: the OpenAI chat shape, tool_calls decoded from JSON. */

@@ -92,33 +92,26 @@ public final class Opening {
      * connections it takes per unit of work as from its own pool.
      */
     private static Database openLent(Migrator migrator, DataSource dataSource, Request request, RetryPolicy retryPolicy) {
+        String schema = request.schema() == null ? PostgresLocation.DEFAULT_SCHEMA : request.schema();
         boolean postgres;
-        String schema = request.schema();
         try (Connection connection = dataSource.getConnection()) {
-            postgres = POSTGRESQL.equals(connection.getMetaData().getDatabaseProductName());
+            String product = connection.getMetaData().getDatabaseProductName();
+            postgres = POSTGRESQL.equals(product);
             if (postgres) {
-                String storeSchema = schema == null ? PostgresLocation.DEFAULT_SCHEMA : schema;
-                schema = storeSchema;
-                prepareSchema(migrator, request, () -> migrator.migrate(connection, storeSchema).toVersion(),
-                        () -> migrator.checkReadable(connection, storeSchema));
-            } else if (schema != null) {
-                throw new InvalidArgumentException("schema(...) is for PostgreSQL; the DataSource points at "
-                        + connection.getMetaData().getDatabaseProductName());
+                prepareSchema(migrator, request, () -> migrator.migrate(connection, schema).toVersion(),
+                        () -> migrator.checkReadable(connection, schema));
+            } else if (request.schema() != null) {
+                throw new InvalidArgumentException("schema(...) is for PostgreSQL; the DataSource points at " + product);
             } else if (request.migrate() && !request.readOnly()) {
                 migrator.migrate(connection);
             }
         } catch (SQLException e) {
             throw new SqliteBackend(retryPolicy).translate(e, "opening the application's DataSource");
         }
-        if (postgres) {
-            String storeSchema = Objects.requireNonNull(schema, "schema");
-            return new Database(new PostgresBackend(storeSchema, retryPolicy),
-                    new LentConnections(dataSource, true, "the application's DataSource (PostgreSQL schema "
-                            + storeSchema + ")"),
-                    retryPolicy, request.readOnly(), request.readerPoolSize(), request.checkpointEvery());
-        }
-        return new Database(new SqliteBackend(retryPolicy), new LentConnections(dataSource, false,
-                "the application's DataSource"), retryPolicy, request.readOnly(), request.readerPoolSize(),
+        Backend backend = postgres ? new PostgresBackend(schema, retryPolicy) : new SqliteBackend(retryPolicy);
+        LentConnections connections = new LentConnections(dataSource, postgres, postgres
+                ? "the application's DataSource (PostgreSQL schema " + schema + ")" : "the application's DataSource");
+        return new Database(backend, connections, retryPolicy, request.readOnly(), request.readerPoolSize(),
                 request.checkpointEvery());
     }
 
