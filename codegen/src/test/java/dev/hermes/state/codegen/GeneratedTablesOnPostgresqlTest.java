@@ -70,7 +70,9 @@ class GeneratedTablesOnPostgresqlTest {
 
     @AfterEach
     void close() throws SQLException {
-        connection.close();
+        if (connection != null) {
+            connection.close();
+        }
     }
 
     @Test

@@ -2,9 +2,14 @@ package dev.hermes.state.core;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.hermes.state.postgresql.PostgresLocation;
+import dev.hermes.state.testsupport.MachineRequirement;
 import dev.hermes.state.testsupport.PostgresTestSchema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
@@ -18,20 +23,35 @@ import java.time.Duration;
 
 /**
  * The contract suite's setting: every test of a subclass runs once per engine, on a store of its own
- * (a new SQLite file, or a new schema on the test PostgreSQL server: {@link PostgresTestSchema}, a
- * failure under CI=true when the server is missing), clock at {@link TestStores#EPOCH}, 1 ms per
+ * (a new SQLite file, or a new schema on the test PostgreSQL server: {@link PostgresTestSchema}), clock
+ * at {@link TestStores#EPOCH}, 1 ms per
  * reading, closed after it. The same assertions hold on both engines: that is the contract. Checks
  * with plain SQL go through {@link #queryLong} and the like, on the engine under test.
- * A subclass's own {@code @BeforeEach} runs after this one, with the store open.
+ * A subclass's own {@code @BeforeEach} runs after this one, with the store open. Without a server,
+ * the PostgreSQL engines' tests are skipped before any set-up runs (a failure under CI=true), so no
+ * {@code @AfterEach} meets what was never made.
  */
 @ParameterizedClass(name = "{0}")
 @EnumSource(FreshStoreTest.Engine.class)
+@ExtendWith(FreshStoreTest.ServerForTheEngine.class)
 abstract class FreshStoreTest {
     /**
      * The engines of the contract: a SQLite file, a PostgreSQL URL (the store's own pools), and a
      * PostgreSQL schema reached through the application's own pool (a lent DataSource).
      */
     enum Engine { SQLITE, POSTGRESQL, POSTGRESQL_DATASOURCE }
+
+    /** Skips a PostgreSQL engine's test when there is no server (see {@link MachineRequirement}). */
+    static final class ServerForTheEngine implements ExecutionCondition {
+        @Override
+        public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+            boolean needsServer = context.getTestInstance()
+                    .map(instance -> ((FreshStoreTest) instance).engine != Engine.SQLITE)
+                    .orElse(false); // the class itself: decided per test, on its engine
+            return needsServer ? MachineRequirement.condition(PostgresTestSchema.missing())
+                    : ConditionEvaluationResult.enabled("no server needed");
+        }
+    }
 
     @Parameter
     Engine engine;

@@ -38,8 +38,12 @@ class SearchContractTest extends FreshStoreTest {
 
     @AfterEach
     void closeWriter() throws SQLException {
-        writer.close();
-        connection.close();
+        if (writer != null) {
+            writer.close();
+        }
+        if (connection != null) {
+            connection.close();
+        }
     }
 
     private List<SearchHit> search(SearchQuery query) {

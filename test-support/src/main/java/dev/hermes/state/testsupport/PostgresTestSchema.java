@@ -1,9 +1,9 @@
 package dev.hermes.state.testsupport;
 
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 import java.net.URI;
@@ -25,10 +25,12 @@ import java.util.Properties;
  * The server is the one {@code HERMES_TEST_PG_URL} names, in libpq form
  * ({@code postgresql://user:password@host:port/dbname}, what {@code eval "$(.ci/postgres)"} exports;
  * {@code -Dhermes.test.pg.url} too). When it is not set or the server does not answer, the test is
- * skipped with the reason, except under {@code CI=true}, where that fails it: CI never passes
- * without having run the PostgreSQL tests. Self-contained (plain JDBC), so any module can use it.
+ * skipped with the reason before any of its set-up runs (registered, it is the test's
+ * {@link ExecutionCondition}), except under {@code CI=true}, where that fails it: CI never passes
+ * without having run the PostgreSQL tests ({@link MachineRequirement}). Self-contained (plain JDBC),
+ * so any module can use it.
  */
-public final class PostgresTestSchema implements BeforeEachCallback, AfterEachCallback {
+public final class PostgresTestSchema implements ExecutionCondition, BeforeEachCallback, AfterEachCallback {
     public static final String URL_VARIABLE = "HERMES_TEST_PG_URL";
     private static final SecureRandom RANDOM = new SecureRandom();
     /** The server's answer to the first test that asked, for all tests of the JVM: null when it answered. */
@@ -37,6 +39,11 @@ public final class PostgresTestSchema implements BeforeEachCallback, AfterEachCa
 
     private URI url;
     private String schema;
+
+    @Override
+    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+        return MachineRequirement.condition(missing());
+    }
 
     @Override
     public void beforeEach(ExtensionContext context) {
@@ -53,15 +60,8 @@ public final class PostgresTestSchema implements BeforeEachCallback, AfterEachCa
      * parameterized over engines): skips (fails on CI) when the server is missing, picks the schema's name.
      */
     public void create() {
-        String problem = checkServer();
-        if (problem != null) {
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                Assertions.fail("CI=true but the PostgreSQL tests cannot run: " + problem
-                        + " (.ci/run starts the server with .ci/postgres)");
-            }
-            Assumptions.abort("PostgreSQL tests skipped: " + problem
-                    + ". To run them: eval \"$(.ci/postgres)\" (see README.md)");
-        }
+        String missing = missing();
+        MachineRequirement.require(missing == null, missing);
         url = configuredUrl();
         schema = "t_" + HexFormat.of().formatHex(RANDOM.generateSeed(6));
     }
@@ -101,6 +101,16 @@ public final class PostgresTestSchema implements BeforeEachCallback, AfterEachCa
     /** A plain JDBC connection as the test role, in the server's default schema. */
     public Connection connect() throws SQLException {
         return DriverManager.getConnection(jdbcUrl(), login(url));
+    }
+
+    /**
+     * Why the PostgreSQL tests cannot run here, with how to run them; null when the server answers.
+     * Asked of the server once per JVM.
+     */
+    public static String missing() {
+        String problem = checkServer();
+        return problem == null ? null
+                : "no PostgreSQL server for the tests: " + problem + ". To run them: eval \"$(.ci/postgres)\" (see README.md)";
     }
 
     private static synchronized String checkServer() {

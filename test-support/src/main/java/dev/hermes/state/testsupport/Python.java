@@ -3,8 +3,8 @@ package dev.hermes.state.testsupport;
 import java.time.Duration;
 
 /**
- * Whether this machine has python3, for the tests that drive a Python process (they skip, with a
- * message, without it). Probed once per test JVM.
+ * Whether this machine has python3, for the tests that drive a Python process: without it they are
+ * skipped with the reason, and fail under CI ({@link MachineRequirement}). Probed once per test JVM.
  */
 public final class Python {
     private static final boolean RUNS = probe("--version");
@@ -21,6 +21,16 @@ public final class Python {
     /** python3 starts and has its sqlite3 module (what the Python agent writes with). */
     public static boolean hasSqlite3() {
         return HAS_SQLITE3;
+    }
+
+    /** Skips the running test (fails it under CI) unless python3 starts. */
+    public static void require() {
+        MachineRequirement.require(RUNS, "python3 is not installed");
+    }
+
+    /** Skips the running test (fails it under CI) unless python3 with its sqlite3 module is there. */
+    public static void requireSqlite3() {
+        MachineRequirement.require(HAS_SQLITE3, "python3 with its sqlite3 module is not installed");
     }
 
     private static boolean probe(String... arguments) {

@@ -3,7 +3,6 @@ package dev.hermes.state.it.cli;
 import dev.hermes.state.testsupport.Command;
 import dev.hermes.state.testsupport.ProcessResult;
 import dev.hermes.state.testsupport.Python;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,7 +19,7 @@ class CliPythonRpcTest {
 
     @Test
     void aPythonClientDrivesTheRpc() throws Exception {
-        Assumptions.assumeTrue(Python.runs(), "python3 is not installed: skipping the Python RPC client test");
+        Python.require();
         Path script = dir.resolve("rpc_client.py");
         try (InputStream in = CliPythonRpcTest.class.getResourceAsStream("rpc_client.py")) {
             Files.write(script, in.readAllBytes());

@@ -4,7 +4,6 @@ import dev.hermes.state.testsupport.Command;
 import dev.hermes.state.testsupport.ProcessResult;
 import dev.hermes.state.testsupport.Python;
 import dev.hermes.state.migrations.Migrator;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,8 +45,7 @@ class PythonAgentAcceptanceTest {
 
     @BeforeAll
     static void needsPython() {
-        Assumptions.assumeTrue(Python.hasSqlite3(),
-                "python3 with its sqlite3 module is not on this machine: the Python agent's view cannot be checked here");
+        Python.requireSqlite3();
     }
 
     @ParameterizedTest

@@ -7,7 +7,6 @@ import dev.hermes.state.testsupport.Command;
 import dev.hermes.state.testsupport.ProcessResult;
 import dev.hermes.state.testsupport.Python;
 import dev.hermes.state.testsupport.Fixtures;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -51,7 +50,7 @@ class KilledPythonWriterTest {
 
     @Test
     void aReadWriteOpenRollsBackWhatAKilledAgentLeftUnfinished() throws Exception {
-        Assumptions.assumeTrue(Python.hasSqlite3(), "python3 with sqlite3 is not installed: no Python agent to kill");
+        Python.requireSqlite3();
         Path db = Fixtures.copy("state-v6.db", dir);
         Map<String, Long> committed = StoreFiles.rowCounts(db);
         Path script = Files.writeString(dir.resolve("writer.py"), WRITER);

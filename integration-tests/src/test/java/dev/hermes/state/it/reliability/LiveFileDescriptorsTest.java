@@ -7,6 +7,7 @@ import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.sqlite.SqliteFile;
 import dev.hermes.state.testsupport.ChildProcess;
 import dev.hermes.state.testsupport.Command;
+import dev.hermes.state.testsupport.MachineRequirement;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,8 +27,6 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Nothing in this project opens the database file or its {@code -shm} of a live store with Java I/O
@@ -169,12 +168,6 @@ class LiveFileDescriptorsTest {
 
     /** Linux's inotify is what sees the closes; elsewhere the test skips, except in CI, where it fails. */
     private static void requireInotify() {
-        boolean linux = Files.isDirectory(Path.of("/proc/sys/fs/inotify"));
-        if (!linux) {
-            if ("true".equals(System.getenv("CI"))) {
-                fail("this test needs Linux inotify (CI=true: not skipped)");
-            }
-            assumeTrue(false, "no inotify on this system");
-        }
+        MachineRequirement.require(Files.isDirectory(Path.of("/proc/sys/fs/inotify")), "this test needs Linux inotify");
     }
 }

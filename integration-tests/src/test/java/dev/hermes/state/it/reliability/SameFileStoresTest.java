@@ -35,8 +35,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Several stores on one file in one JVM (upstream Hermes lost writes when other handles on the live
@@ -294,13 +292,7 @@ class SameFileStoresTest {
         return (probe.stdout() + probe.stderr()).strip();
     }
 
-    /** Python with sqlite3 is part of the test machine; without it these tests skip, except in CI, where they fail. */
     static void requirePython() {
-        if (!Python.hasSqlite3()) {
-            if ("true".equals(System.getenv("CI"))) {
-                fail("python3 with its sqlite3 module is needed (CI=true: not skipped)");
-            }
-            assumeTrue(false, "python3 with sqlite3 not found");
-        }
+        Python.requireSqlite3();
     }
 }
