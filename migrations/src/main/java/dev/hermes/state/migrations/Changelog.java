@@ -19,6 +19,10 @@ import java.util.regex.Pattern;
 final class Changelog {
     static final String RESOURCE_FOLDER = "dev/hermes/state/migrations/";
     static final String MASTER = RESOURCE_FOLDER + "changelog.xml";
+    /** The store held at schema version 6 ({@link #KEPT_VERSION}): the first part of {@link #MASTER}. */
+    static final String MASTER_V6 = RESOURCE_FOLDER + "changelog-v6.xml";
+    /** The one older version a store can be kept at (for an agent of April 2026). */
+    static final int KEPT_VERSION = 6;
     static final String POSTGRESQL_FOLDER = RESOURCE_FOLDER + "postgresql/";
     static final String POSTGRESQL_MASTER = POSTGRESQL_FOLDER + "changelog.xml";
 
@@ -49,6 +53,17 @@ final class Changelog {
         return CHANGESETS;
     }
 
+    /** SQLite's changesets that build a store at {@code version} ({@link #KEPT_VERSION} or the latest), in order. */
+    static List<ChangeSetRef> changeSets(int version) {
+        return version == latestVersion() ? CHANGESETS
+                : CHANGESETS.stream().filter(changeSet -> changeSet.version() <= version).toList();
+    }
+
+    /** The master changelog (a resource) that builds a store at {@code version}. */
+    static String master(int version) {
+        return version == KEPT_VERSION ? MASTER_V6 : MASTER;
+    }
+
     /** PostgreSQL's changesets, in order. */
     static List<ChangeSetRef> postgresqlChangeSets() {
         return Postgresql.CHANGESETS;
@@ -56,6 +71,12 @@ final class Changelog {
 
     static int latestVersion() {
         return CHANGESETS.get(CHANGESETS.size() - 1).version();
+    }
+
+    /** The newest version PostgreSQL's changelog builds. */
+    static int postgresqlLatestVersion() {
+        List<ChangeSetRef> changeSets = postgresqlChangeSets();
+        return changeSets.get(changeSets.size() - 1).version();
     }
 
     private static List<ChangeSetRef> load(String folder) {

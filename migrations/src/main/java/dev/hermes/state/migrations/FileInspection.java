@@ -22,6 +22,7 @@ record FileInspection(
         Set<String> tables,
         Set<String> indexes,
         Set<String> triggers,
+        Map<String, String> fullTextSql,
         Set<String> sessionColumns,
         Set<String> messageColumns,
         int schemaVersion,
@@ -33,19 +34,11 @@ record FileInspection(
     static final String LOCK_TABLE = "DATABASECHANGELOGLOCK";
 
     /** The columns a version-6 file has (SPEC section 1); a read-only open needs at least these. */
-    static final List<String> V6_SESSION_COLUMNS = List.of("id", "source", "user_id", "model", "model_config",
-            "system_prompt", "parent_session_id", "started_at", "ended_at", "end_reason", "message_count",
-            "tool_call_count", "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens",
-            "reasoning_tokens", "billing_provider", "billing_base_url", "billing_mode", "estimated_cost_usd",
-            "actual_cost_usd", "cost_status", "cost_source", "pricing_version", "title");
-    static final List<String> V6_MESSAGE_COLUMNS = List.of("id", "session_id", "role", "content", "tool_call_id",
-            "tool_calls", "tool_name", "timestamp", "token_count", "finish_reason", "reasoning", "reasoning_details",
-            "codex_reasoning_items");
+    static final List<String> V6_SESSION_COLUMNS = HermesSchema.at(6).sessionColumns();
+    static final List<String> V6_MESSAGE_COLUMNS = HermesSchema.at(6).messageColumns();
     /** Columns every Hermes sessions table has had since version 1: they tell it from other "sessions" tables. */
     static final List<String> HERMES_KEY_SESSION_COLUMNS = List.of("id", "source", "started_at", "parent_session_id");
-    static final List<String> V6_INDEXES = List.of("idx_sessions_source", "idx_sessions_parent",
-            "idx_sessions_started", "idx_messages_session", "idx_sessions_title_unique");
-    static final List<String> V6_TRIGGERS = List.of("messages_fts_insert", "messages_fts_delete", "messages_fts_update");
+    static final List<String> V6_INDEXES = HermesSchema.at(6).indexes();
     /**
      * hermes-state's own tables (windows.sql): not part of Hermes' schema, so a read-only open never
      * needs them, but a read-write open creates them.
@@ -58,14 +51,19 @@ record FileInspection(
         Set<String> tables = new TreeSet<>();
         Set<String> indexes = new TreeSet<>();
         Set<String> triggers = new TreeSet<>();
+        Map<String, String> fullTextSql = new HashMap<>();
         try (Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT type, name FROM sqlite_master")) {
+             ResultSet rows = statement.executeQuery("SELECT type, name, sql FROM sqlite_master")) {
             while (rows.next()) {
+                String name = rows.getString(2);
                 switch (rows.getString(1)) {
-                    case "table" -> tables.add(rows.getString(2));
-                    case "index" -> indexes.add(rows.getString(2));
-                    case "trigger" -> triggers.add(rows.getString(2));
+                    case "table" -> tables.add(name);
+                    case "index" -> indexes.add(name);
+                    case "trigger" -> triggers.add(name);
                     default -> { }
+                }
+                if (name.startsWith("messages_fts") && rows.getString(3) != null) {
+                    fullTextSql.put(name, rows.getString(3));
                 }
             }
         }
@@ -88,7 +86,7 @@ record FileInspection(
              ResultSet rows = statement.executeQuery("PRAGMA journal_mode")) {
             journalMode = rows.next() ? rows.getString(1) : "unknown";
         }
-        return new FileInspection(tables, indexes, triggers, columns(connection, "sessions"),
+        return new FileInspection(tables, indexes, triggers, fullTextSql, columns(connection, "sessions"),
                 columns(connection, "messages"), version, recorded, lockHeld, journalMode);
     }
 
@@ -128,18 +126,66 @@ record FileInspection(
         return user;
     }
 
-    /** The objects and columns of the version-6 schema this file lacks, by name. */
-    List<String> missingV6Objects() {
+    /**
+     * The objects and columns of Hermes' schema at {@code version} this file lacks, by name; from
+     * version 11 on, a full-text table or trigger in an earlier form counts as missing.
+     */
+    List<String> missingHermesObjects(int version) {
+        HermesSchema.Objects schema = HermesSchema.at(version);
         List<String> missing = new ArrayList<>();
-        for (String table : List.of("schema_version", "sessions", "messages", "messages_fts")) {
-            if (!tables.contains(table)) {
-                missing.add("table " + table);
+        schema.tables().stream().filter(t -> !tables.contains(t)).forEach(t -> missing.add("table " + t));
+        schema.sessionColumns().stream().filter(c -> !sessionColumns.contains(c)).forEach(c -> missing.add("sessions." + c));
+        schema.messageColumns().stream().filter(c -> !messageColumns.contains(c)).forEach(c -> missing.add("messages." + c));
+        schema.indexes().stream().filter(i -> !indexes.contains(i)).forEach(i -> missing.add("index " + i));
+        schema.triggers().stream().filter(t -> !triggers.contains(t)).forEach(t -> missing.add("trigger " + t));
+        if (schema.inlineFullText()) {
+            for (String name : List.of("messages_fts", "messages_fts_trigram")) {
+                if (tables.contains(name) && !inlineTable(name)) {
+                    missing.add("table " + name + " in version " + HermesSchema.INLINE_FULL_TEXT + "'s form");
+                }
+                for (String event : List.of("insert", "delete", "update")) {
+                    String trigger = name + "_" + event;
+                    if (triggers.contains(trigger) && !inlineTrigger(name, event)) {
+                        missing.add("trigger " + trigger + " in version " + HermesSchema.INLINE_FULL_TEXT + "'s form");
+                    }
+                }
             }
         }
-        V6_SESSION_COLUMNS.stream().filter(c -> !sessionColumns.contains(c)).forEach(c -> missing.add("sessions." + c));
-        V6_MESSAGE_COLUMNS.stream().filter(c -> !messageColumns.contains(c)).forEach(c -> missing.add("messages." + c));
-        V6_INDEXES.stream().filter(i -> !indexes.contains(i)).forEach(i -> missing.add("index " + i));
-        V6_TRIGGERS.stream().filter(t -> !triggers.contains(t)).forEach(t -> missing.add("trigger " + t));
+        return missing;
+    }
+
+    /** The full-text table stores its own text (no {@code content=} option) with its tokenizer. */
+    private boolean inlineTable(String name) {
+        String sql = fullTextSql.getOrDefault(name, "");
+        return !sql.contains("content=") && sql.contains("trigram") == name.endsWith("_trigram");
+    }
+
+    /** The trigger indexes content, tool name and tool calls, and removes a row by its rowid. */
+    private boolean inlineTrigger(String table, String event) {
+        String sql = fullTextSql.getOrDefault(table + "_" + event, "");
+        boolean indexes = sql.contains("new.tool_calls");
+        boolean deletes = sql.contains("DELETE FROM " + table + " WHERE rowid = old.id");
+        return switch (event) {
+            case "insert" -> indexes;
+            case "delete" -> deletes;
+            default -> indexes && deletes;
+        };
+    }
+
+    /**
+     * The columns of Hermes' first version that its {@code sessions} or {@code messages} table lacks:
+     * they were part of the table from its creation, so no migration can add them, and a table without
+     * them is another application's.
+     */
+    List<String> missingOriginalColumns() {
+        HermesSchema.Objects first = HermesSchema.at(1);
+        List<String> missing = new ArrayList<>();
+        if (tables.contains("sessions")) {
+            first.sessionColumns().stream().filter(c -> !sessionColumns.contains(c)).forEach(c -> missing.add("sessions." + c));
+        }
+        if (tables.contains("messages")) {
+            first.messageColumns().stream().filter(c -> !messageColumns.contains(c)).forEach(c -> missing.add("messages." + c));
+        }
         return missing;
     }
 
@@ -148,9 +194,9 @@ record FileInspection(
         return OWN_TABLES.stream().filter(table -> !tables.contains(table)).map(table -> "table " + table).toList();
     }
 
-    /** What a read-write open must leave: the version-6 schema and hermes-state's own tables. */
-    List<String> missingObjects() {
-        List<String> missing = new ArrayList<>(missingV6Objects());
+    /** What a read-write open at {@code version} must leave: Hermes' schema at that version and hermes-state's own tables. */
+    List<String> missingObjects(int version) {
+        List<String> missing = new ArrayList<>(missingHermesObjects(version));
         missing.addAll(missingOwnTables());
         return missing;
     }
@@ -183,16 +229,16 @@ record FileInspection(
     }
 
     /**
-     * The schema needs no change: every object is present (the version number is not trusted) and
-     * every changeset recorded, so Liquibase would find nothing to do.
+     * The schema needs no change to be at {@code version}: every object is present (the version number is
+     * not trusted) and every changeset of that version's changelog recorded, so Liquibase would find nothing to do.
      */
-    boolean isSchemaUpToDate(List<Changelog.ChangeSetRef> changeSets, int latestVersion) {
-        return schemaVersion == latestVersion && missingObjects().isEmpty() && hasRecorded(changeSets);
+    boolean isSchemaUpToDate(int version) {
+        return schemaVersion == version && missingObjects(version).isEmpty() && hasRecorded(Changelog.changeSets(version));
     }
 
     /** Nothing to do at all, WAL included: the fast path. */
-    boolean isUpToDate(List<Changelog.ChangeSetRef> changeSets, int latestVersion) {
-        return isSchemaUpToDate(changeSets, latestVersion) && "wal".equalsIgnoreCase(journalMode);
+    boolean isUpToDate(int version) {
+        return isSchemaUpToDate(version) && "wal".equalsIgnoreCase(journalMode);
     }
 
     /** The number of rows of {@code table} (one of this file's tables, else 0), read on {@code connection}. */

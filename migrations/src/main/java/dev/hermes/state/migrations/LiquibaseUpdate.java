@@ -44,8 +44,8 @@ final class LiquibaseUpdate {
      * or roll back; Liquibase only sees it through {@link InTransactionConnection}. Liquibase's own
      * output (banner, logs, summary) is silenced. Returns the changesets it ran or marked ran.
      */
-    static List<MigrationResult.AppliedChange> run(Connection inTransaction) throws Exception {
-        return run(inTransaction, Changelog.MASTER, Changelog.changeSets(), null);
+    static List<MigrationResult.AppliedChange> run(Connection inTransaction, int version) throws Exception {
+        return run(inTransaction, Changelog.master(version), Changelog.changeSets(version), null);
     }
 
     /**

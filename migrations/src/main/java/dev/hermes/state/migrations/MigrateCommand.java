@@ -8,15 +8,15 @@ import java.nio.file.Path;
 
 /**
  * The migration-only run, for CI pipelines that prepare a database without starting an application:
- * {@code java -jar hermes-state-migrate.jar --db PATH|URL [--schema NAME] [--dry-run]}, where a URL is a
- * PostgreSQL one ({@code postgresql://user:password@host:port/dbname}) and the schema defaults to
- * {@code hermes}. Exit code 0 on success, 1 when the store is refused (with one line on stderr), 2 on
+ * {@code java -jar hermes-state-migrate.jar --db PATH|URL [--schema NAME] [--to 6] [--dry-run]}, where a URL is
+ * a PostgreSQL one ({@code postgresql://user:password@host:port/dbname}) and the schema defaults to
+ * {@code hermes}; {@code --to 6} keeps the store at version 6 instead of the latest. Exit code 0 on success, 1 when the store is refused (with one line on stderr), 2 on
  * bad usage. Output names a PostgreSQL store without its password. The build uses it too, to create
  * the database jOOQ generates its classes from.
  */
 public final class MigrateCommand {
     private static final String USAGE = "usage: hermes-state-migrate --db PATH|postgresql://USER:PASSWORD@HOST:PORT/DB"
-            + " [--schema NAME] [--dry-run]";
+            + " [--schema NAME] [--to " + Migrator.KEPT_VERSION + "|" + Migrator.LATEST_VERSION + "] [--dry-run]";
 
     private MigrateCommand() {
     }
@@ -31,18 +31,19 @@ public final class MigrateCommand {
     static int run(String[] args, PrintStream out, PrintStream err) {
         String db = null;
         String schema = null;
+        String to = null;
         boolean dryRun = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
-                case "--db", "--schema" -> {
+                case "--db", "--schema", "--to" -> {
                     if (i + 1 >= args.length) {
                         err.println(args[i] + " needs a value\n" + USAGE);
                         return 2;
                     }
-                    if (args[i].equals("--db")) {
-                        db = args[++i];
-                    } else {
-                        schema = args[++i];
+                    switch (args[i]) {
+                        case "--db" -> db = args[++i];
+                        case "--schema" -> schema = args[++i];
+                        default -> to = args[++i];
                     }
                 }
                 case "--dry-run" -> dryRun = true;
@@ -60,8 +61,18 @@ public final class MigrateCommand {
             err.println((db == null ? "" : "--schema is for a PostgreSQL URL\n") + USAGE);
             return 2;
         }
+        int version = Migrator.LATEST_VERSION;
+        if (to != null) {
+            try {
+                version = Integer.parseInt(to.strip());
+                Migrator.checkTarget(version);
+            } catch (NumberFormatException | HermesStateException e) {
+                err.println("--to takes " + Migrator.KEPT_VERSION + " or " + Migrator.LATEST_VERSION + ", not " + to + "\n" + USAGE);
+                return 2;
+            }
+        }
         try {
-            Migrator migrator = Migrator.create();
+            Migrator migrator = Migrator.create().toVersion(version);
             String target;
             MigrationResult result;
             if (PostgresLocation.isUrl(db)) {
@@ -81,7 +92,7 @@ public final class MigrateCommand {
                     }
                 }
             }
-            out.println(describe(target, result));
+            out.println(describe(target, result, version));
             return 0;
         } catch (HermesStateException e) {
             err.println("hermes-state-migrate: " + e.getMessage());
@@ -89,11 +100,11 @@ public final class MigrateCommand {
         }
     }
 
-    static String describe(String db, MigrationResult result) {
+    static String describe(String db, MigrationResult result, int version) {
         if (result.fastPath()) {
             return db + ": up to date at schema version " + result.toVersion();
         }
-        int target = result.dryRun() ? Migrator.LATEST_VERSION : result.toVersion();
+        int target = result.dryRun() ? version : result.toVersion();
         String change = result.created()
                 ? (result.dryRun() ? "would be created" : "created") + " at schema version " + target
                 : "schema version " + result.fromVersion() + " -> " + target;

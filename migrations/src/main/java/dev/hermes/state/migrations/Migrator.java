@@ -23,8 +23,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Brings a state.db to the newest schema version this library knows, adopting files the Python
- * agent created at any version and refusing files newer than it knows.
+ * Brings a state.db to the newest schema version this library knows (or keeps it at version 6, for
+ * teams still running an agent of that time: {@link #toVersion}), adopting files the Python agent
+ * created at any version and refusing files newer than the target.
  *
  * <p>Every run first inspects the file on a read-only connection. A file that is already up to date
  * is recognised there (the fast path: no write, no Liquibase, about a millisecond). Otherwise the
@@ -36,8 +37,11 @@ import java.util.List;
 public final class Migrator {
     /** The newest schema version this library knows (the Python agent's {@code SCHEMA_VERSION}). */
     public static final int LATEST_VERSION = Changelog.latestVersion();
+    /** The older version a store can be kept at ({@link #toVersion}): what an agent of April 2026 writes. */
+    public static final int KEPT_VERSION = Changelog.KEPT_VERSION;
 
     private final RetryPolicy retryPolicy;
+    private final int version;
 
     /** How a run ends: which of them may take the fast path and which keep what Liquibase did. */
     enum Mode {
@@ -55,20 +59,46 @@ public final class Migrator {
         }
     }
 
-    private Migrator(RetryPolicy retryPolicy) {
+    private Migrator(RetryPolicy retryPolicy, int version) {
         if (retryPolicy == null) {
             throw new InvalidArgumentException("retryPolicy must not be null");
         }
         this.retryPolicy = retryPolicy;
+        this.version = checkTarget(version);
     }
 
-    /** A migrator with Hermes' retry policy (1 s busy timeout, 15 attempts). */
+    /** A migrator to {@link #LATEST_VERSION} with Hermes' retry policy (1 s busy timeout, 15 attempts). */
     public static Migrator create() {
-        return new Migrator(RetryPolicy.HERMES);
+        return new Migrator(RetryPolicy.HERMES, LATEST_VERSION);
     }
 
     public static Migrator withRetryPolicy(RetryPolicy retryPolicy) {
-        return new Migrator(retryPolicy);
+        return new Migrator(retryPolicy, LATEST_VERSION);
+    }
+
+    /**
+     * The same migrator bringing stores to {@code version}: {@link #LATEST_VERSION}, or
+     * {@link #KEPT_VERSION} to keep a store readable and writable by an agent of that time (a file
+     * already past it is then refused with {@link SchemaTooNewException}, as any file newer than the target).
+     *
+     * @throws InvalidArgumentException for any other version
+     */
+    public Migrator toVersion(int version) {
+        return new Migrator(retryPolicy, version);
+    }
+
+    /** The version this migrator brings stores to. */
+    public int targetVersion() {
+        return version;
+    }
+
+    /** {@code version} when a store can be brought to it, else an {@link InvalidArgumentException} naming the choices. */
+    public static int checkTarget(int version) {
+        if (version != LATEST_VERSION && version != KEPT_VERSION) {
+            throw new InvalidArgumentException("schema version " + version + " cannot be chosen: a store is brought to "
+                    + LATEST_VERSION + " (today's agent) or kept at " + KEPT_VERSION + " (an agent of April 2026)");
+        }
+        return version;
     }
 
     /**
@@ -121,7 +151,7 @@ public final class Migrator {
             try {
                 FileInspection inspection = retryPolicy.run(what, SqliteErrors.FAILURES, () -> FileInspection.of(connection));
                 validate(inspection, "the database");
-                if (inspection.isUpToDate(Changelog.changeSets(), LATEST_VERSION)) {
+                if (inspection.isUpToDate(version)) {
                     return upToDate(inspection, false, Mode.MIGRATE);
                 }
                 return migrateAndEnableWal(connection, "the database", false, Mode.MIGRATE, what);
@@ -205,7 +235,7 @@ public final class Migrator {
         }
         if (!inspection.hasV6Columns()) {
             throw new StateIOException(file + " is at schema version " + inspection.schemaVersion()
-                    + " and lacks version-" + LATEST_VERSION + " columns; open it read-write once to migrate it");
+                    + " and lacks version-" + KEPT_VERSION + " columns; open it read-write once to migrate it");
         }
         return inspection.schemaVersion();
     }
@@ -251,7 +281,7 @@ public final class Migrator {
         rollBackInterruptedTransaction(file, what);
         FileInspection inspection = inspectReadOnly(file);
         validate(inspection, file.toString());
-        if (mode.mayTakeFastPath && inspection.isUpToDate(Changelog.changeSets(), LATEST_VERSION)) {
+        if (mode.mayTakeFastPath && inspection.isUpToDate(version)) {
             return upToDate(inspection, false, mode);
         }
         try (Connection connection = SqliteFile.open(file, retryPolicy, false)) {
@@ -422,9 +452,14 @@ public final class Migrator {
             // Re-inspect under the write lock: another process may have migrated meanwhile.
             FileInspection inspection = FileInspection.of(connection);
             validate(inspection, name);
-            if (mode.mayTakeFastPath && inspection.isSchemaUpToDate(Changelog.changeSets(), LATEST_VERSION)) {
+            if (mode.mayTakeFastPath && inspection.isSchemaUpToDate(version)) {
                 execute(connection, "ROLLBACK");
                 return upToDate(inspection, created, mode);
+            }
+            List<String> foreign = inspection.missingOriginalColumns();
+            if (!foreign.isEmpty()) {
+                throw new NotAHermesDatabaseException(name + " could not be brought to schema version " + version
+                        + ": its tables differ from Hermes' (missing " + foreign + "); it was left unchanged");
             }
             if (inspection.liquibaseLockHeld()) {
                 // Every hermes-state update runs in one transaction, so a committed lock row was left
@@ -436,12 +471,12 @@ public final class Migrator {
                 execute(connection, "DELETE FROM " + FileInspection.CHANGELOG_TABLE + " WHERE AUTHOR = '"
                         + FileInspection.OWN_AUTHOR + "'");
             }
-            List<MigrationResult.AppliedChange> changes = LiquibaseUpdate.run(connection);
+            List<MigrationResult.AppliedChange> changes = LiquibaseUpdate.run(connection, version);
             FileInspection migrated = FileInspection.of(connection);
-            if (!migrated.missingObjects().isEmpty() || migrated.schemaVersion() != LATEST_VERSION) {
-                throw new NotAHermesDatabaseException(name + " could not be brought to schema version " + LATEST_VERSION
-                        + ": its tables differ from Hermes' (missing " + migrated.missingObjects()
-                        + "); it was left unchanged");
+            List<String> missing = migrated.missingObjects(version);
+            if (!missing.isEmpty() || migrated.schemaVersion() != version) {
+                throw new NotAHermesDatabaseException(name + " could not be brought to schema version " + version
+                        + ": its tables differ from Hermes' (missing " + missing + "); it was left unchanged");
             }
             execute(connection, mode.commits ? "COMMIT" : "ROLLBACK");
             int toVersion = mode.commits ? migrated.schemaVersion() : inspection.schemaVersion();
@@ -457,12 +492,12 @@ public final class Migrator {
                 !mode.commits, List.of());
     }
 
-    private static void validate(FileInspection inspection, String name) {
+    private void validate(FileInspection inspection, String name) {
         if (!inspection.isHermes()) {
             throw notHermes(inspection, name);
         }
-        if (inspection.schemaVersion() > LATEST_VERSION) {
-            throw new SchemaTooNewException(inspection.schemaVersion(), LATEST_VERSION);
+        if (inspection.schemaVersion() > version) {
+            throw new SchemaTooNewException(inspection.schemaVersion(), version);
         }
     }
 

@@ -130,9 +130,9 @@ final class PostgresMigration {
             List<MigrationResult.AppliedChange> changes = runLiquibase(connection, schema);
             SchemaInspection migrated = SchemaInspection.of(connection, schema);
             List<String> missing = migrated.missingObjects();
-            if (!missing.isEmpty() || migrated.contents().schemaVersion() != Migrator.LATEST_VERSION) {
+            if (!missing.isEmpty() || migrated.contents().schemaVersion() != Changelog.postgresqlLatestVersion()) {
                 throw new NotAHermesDatabaseException(name + " could not be brought to schema version "
-                        + Migrator.LATEST_VERSION + ": its tables differ from Hermes' (missing " + missing
+                        + Changelog.postgresqlLatestVersion() + ": its tables differ from Hermes' (missing " + missing
                         + "); it was left unchanged");
             }
             if (mode.commits) {
@@ -219,8 +219,8 @@ final class PostgresMigration {
             throw new NotAHermesDatabaseException(name + " holds the tables " + contents.userTables()
                     + " but no Hermes sessions table; it was left unchanged. Choose another schema for the store.");
         }
-        if (contents.schemaVersion() > Migrator.LATEST_VERSION) {
-            throw new SchemaTooNewException(contents.schemaVersion(), Migrator.LATEST_VERSION);
+        if (contents.schemaVersion() > Changelog.postgresqlLatestVersion()) {
+            throw new SchemaTooNewException(contents.schemaVersion(), Changelog.postgresqlLatestVersion());
         }
     }
 

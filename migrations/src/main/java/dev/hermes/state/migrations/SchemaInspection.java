@@ -91,7 +91,7 @@ record SchemaInspection(boolean exists, FileInspection contents) {
         }
         boolean lockHeld = tables.contains(LOCK_TABLE)
                 && queryInt(connection, "SELECT count(*) FROM " + qualified + LOCK_TABLE + " WHERE locked") > 0;
-        return new SchemaInspection(exists, new FileInspection(tables, indexes, Set.of(),
+        return new SchemaInspection(exists, new FileInspection(tables, indexes, Set.of(), Map.of(),
                 columns.getOrDefault("sessions", Set.of()), columns.getOrDefault("messages", Set.of()), version, recorded, lockHeld, "postgresql"));
     }
 
@@ -141,7 +141,7 @@ record SchemaInspection(boolean exists, FileInspection contents) {
 
     /** Nothing to do: the version, every object and every changeset of PostgreSQL's changelog are there. */
     boolean isUpToDate() {
-        return contents.schemaVersion() == Migrator.LATEST_VERSION && missingObjects().isEmpty()
+        return contents.schemaVersion() == Changelog.postgresqlLatestVersion() && missingObjects().isEmpty()
                 && contents.hasRecorded(Changelog.postgresqlChangeSets());
     }
 
