@@ -1,17 +1,29 @@
 package dev.hermes.state;
 
 /**
- * The file was written by a newer Hermes than this library knows. It is never migrated or written;
- * opening it read-only still works as long as the version-6 columns exist.
+ * The file was written by a newer Hermes than this library knows, or is past the older version the
+ * store was asked to keep it at. It is never migrated or written; opening it read-only still works as
+ * long as the version-6 columns exist.
  */
 public final class SchemaTooNewException extends HermesStateException {
     private final int fileVersion;
     private final int supportedVersion;
 
+    /** The file is newer than {@code supportedVersion}, the newest version this library knows. */
     public SchemaTooNewException(int fileVersion, int supportedVersion) {
-        super(ErrorType.SCHEMA_TOO_NEW, "Schema version " + fileVersion + " is newer than version "
-                + supportedVersion + ", the newest this hermes-state knows; the file was left unchanged."
-                + " Upgrade hermes-state, or open the file read-only.");
+        this(fileVersion, supportedVersion, true);
+    }
+
+    /**
+     * The file is newer than {@code supportedVersion}: the newest version this library knows when
+     * {@code newestKnown}, else the older version the store was asked to keep files at.
+     */
+    public SchemaTooNewException(int fileVersion, int supportedVersion, boolean newestKnown) {
+        super(ErrorType.SCHEMA_TOO_NEW, "Schema version " + fileVersion + " is newer than version " + supportedVersion
+                + (newestKnown ? ", the newest this hermes-state knows; the file was left unchanged."
+                        + " Upgrade hermes-state, or open the file read-only."
+                        : ", the version this store keeps files at; the file was left unchanged."
+                        + " Open it without keeping it at version " + supportedVersion + ", or read-only."));
         this.fileVersion = fileVersion;
         this.supportedVersion = supportedVersion;
     }

@@ -38,6 +38,7 @@ import dev.hermes.state.core.sessions.Sessions;
 import dev.hermes.state.core.titles.SessionTitles;
 import dev.hermes.state.core.tokens.TokenAccounting;
 import dev.hermes.state.core.windows.Windows;
+import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.postgresql.PostgresLocation;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
@@ -65,6 +66,9 @@ import javax.sql.DataSource;
  * ...) point at the SPEC operation each method implements.
  */
 public final class StateRepository implements AutoCloseable {
+    /** The schema version a read-write open brings a store to unless {@link Builder#schemaVersion} says otherwise. */
+    public static final int DEFAULT_SCHEMA_VERSION = Migrator.DEFAULT_VERSION;
+
     private final Database database;
     private final boolean immutableSnapshot;
     private final Clock clock;
@@ -200,7 +204,7 @@ public final class StateRepository implements AutoCloseable {
         double startedAt = now();
         String created = database.write("creating session " + row.id(),
                 transaction -> sessions.create(transaction, row, startedAt));
-        appends.renderAhead(database.renderer());
+        appends.renderAhead(database.renderer(), database.schema());
         return created;
     }
 
@@ -216,7 +220,7 @@ public final class StateRepository implements AutoCloseable {
         double startedAt = now();
         database.write("ensuring session " + sessionId,
                 transaction -> sessions.ensure(transaction, sessionId, sessionSource, sessionModel, startedAt));
-        appends.renderAhead(database.renderer());
+        appends.renderAhead(database.renderer(), database.schema());
     }
 
     /** end_session: sets ended_at=now and end_reason unless already ended (the first end wins); true when this call ended it. */
@@ -302,7 +306,7 @@ public final class StateRepository implements AutoCloseable {
         String id = Arguments.id(sessionId, "session id");
         NewMessageRow row = NewMessageRow.of(message);
         double timestamp = now();
-        MessageAppends.Sql sql = appends.sql(database.renderer());
+        MessageAppends.Sql sql = appends.sql(database.renderer(), database.schema());
         return database.append("appending a message to session " + id,
                 transaction -> appends.append(transaction, sql, id, row, timestamp));
     }
@@ -318,7 +322,7 @@ public final class StateRepository implements AutoCloseable {
             return List.of();
         }
         double timestamp = now();
-        MessageAppends.Sql sql = appends.sql(database.renderer());
+        MessageAppends.Sql sql = appends.sql(database.renderer(), database.schema());
         return database.append("appending " + rows.size() + " messages to session " + id,
                 transaction -> appends.appendAll(transaction, sql, id, rows, timestamp));
     }
@@ -395,7 +399,7 @@ public final class StateRepository implements AutoCloseable {
                         entry.storedId()))
                 .toList();
         double now = now();
-        MessageAppends.Sql sql = appends.sql(database.renderer());
+        MessageAppends.Sql sql = appends.sql(database.renderer(), database.schema());
         return database.write("saving the window of conversation " + id,
                 transaction -> windows.save(transaction, sql, id, sessionSource, entries, now));
     }
@@ -471,14 +475,14 @@ public final class StateRepository implements AutoCloseable {
     public List<LineageNode> ancestors(String sessionId) {
         String id = Arguments.id(sessionId, "session id");
         return database.read("reading the ancestors of session " + id,
-                transaction -> lineage.ancestors(transaction.dsl(), id));
+                transaction -> lineage.ancestors(transaction, id));
     }
 
     /** The whole tree under a root (root depth 0), each child after its parent, siblings by started_at. */
     public List<LineageNode> lineageTree(String rootId) {
         String id = Arguments.id(rootId, "root session id");
         return database.read("reading the lineage tree of session " + id,
-                transaction -> lineage.tree(transaction.dsl(), id));
+                transaction -> lineage.tree(transaction, id));
     }
 
     // ------------------------------------------------------------------ listing and search
@@ -623,6 +627,7 @@ public final class StateRepository implements AutoCloseable {
         private int checkpointEvery = 50;
         private @Nullable Clock clock = Clock.systemUTC();
         private boolean migrate = true;
+        private int schemaVersion = DEFAULT_SCHEMA_VERSION;
 
         private Builder() {
         }
@@ -720,6 +725,17 @@ public final class StateRepository implements AutoCloseable {
         }
 
         /**
+         * The schema version a read-write open brings the store to: {@value Migrator#LATEST_VERSION}
+         * (today's agent) or {@value Migrator#KEPT_VERSION}, to keep the file readable and writable by an
+         * agent of April 2026 (a file already past the version is then read-only). Any other version is
+         * an {@link InvalidArgumentException} at {@link #build()}.
+         */
+        public Builder schemaVersion(int version) {
+            this.schemaVersion = version;
+            return this;
+        }
+
+        /**
          * Opens the store. A file is first checked: read-only needs the version-6 columns (a newer
          * file is fine); read-write migrates or adopts it (a no-op without Liquibase when it is up to
          * date), or, with {@code migrate(false)}, requires it to be at version 6 already. No
@@ -728,7 +744,7 @@ public final class StateRepository implements AutoCloseable {
         public StateRepository build() {
             Clock storeClock = Arguments.required(clock, "clock");
             return new StateRepository(Opening.open(new Opening.Request(path, dataSource, url, schema, readOnly, busyTimeout,
-                    maxAttempts, minBackoff, maxBackoff, readerPoolSize, checkpointEvery, migrate)), storeClock);
+                    maxAttempts, minBackoff, maxBackoff, readerPoolSize, checkpointEvery, migrate, schemaVersion)), storeClock);
         }
     }
 }

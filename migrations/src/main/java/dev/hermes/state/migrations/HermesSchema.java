@@ -12,9 +12,9 @@ import java.util.TreeMap;
  * what versions 1 to N added; {@link #at} is that union. Migrations and the up-to-date check decide from
  * these names, never from the version number alone, and a later version is one more entry.
  */
-final class HermesSchema {
+public final class HermesSchema {
     /** One version's additions. */
-    record Additions(List<String> sessionColumns, List<String> messageColumns, List<String> tables,
+    public record Additions(List<String> sessionColumns, List<String> messageColumns, List<String> tables,
                      List<String> indexes, List<String> triggers) {
         static Additions none() {
             return new Additions(List.of(), List.of(), List.of(), List.of(), List.of());
@@ -22,19 +22,19 @@ final class HermesSchema {
     }
 
     /** Everything a store at one version holds. */
-    record Objects(int version, List<String> sessionColumns, List<String> messageColumns, List<String> tables,
+    public record Objects(int version, List<String> sessionColumns, List<String> messageColumns, List<String> tables,
                    List<String> indexes, List<String> triggers) {
         /**
          * From version 11 on, both full-text tables store their own text and their triggers index
          * content, tool name and tool calls, deleting by rowid (version 1's form does not).
          */
-        boolean inlineFullText() {
+        public boolean inlineFullText() {
             return version >= 11;
         }
     }
 
     /** The first version whose search layout is inline over content, tool name and tool calls. */
-    static final int INLINE_FULL_TEXT = 11;
+    public static final int INLINE_FULL_TEXT = 11;
 
     private static final Map<Integer, Additions> VERSIONS = versions();
 
@@ -83,12 +83,12 @@ final class HermesSchema {
     }
 
     /** The newest version described here. */
-    static int newest() {
+    public static int newest() {
         return ((TreeMap<Integer, Additions>) VERSIONS).lastKey();
     }
 
     /** What a store at {@code version} (1 to {@link #newest}) holds. */
-    static Objects at(int version) {
+    public static Objects at(int version) {
         if (!VERSIONS.containsKey(version)) {
             throw new IllegalArgumentException("no Hermes schema version " + version);
         }

@@ -61,7 +61,7 @@ public final class MigrateCommand {
             err.println((db == null ? "" : "--schema is for a PostgreSQL URL\n") + USAGE);
             return 2;
         }
-        int version = Migrator.LATEST_VERSION;
+        int version = Migrator.DEFAULT_VERSION;
         if (to != null) {
             try {
                 version = Integer.parseInt(to.strip());

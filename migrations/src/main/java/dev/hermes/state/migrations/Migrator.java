@@ -39,6 +39,11 @@ public final class Migrator {
     public static final int LATEST_VERSION = Changelog.latestVersion();
     /** The older version a store can be kept at ({@link #toVersion}): what an agent of April 2026 writes. */
     public static final int KEPT_VERSION = Changelog.KEPT_VERSION;
+    /**
+     * The version {@link #create()} brings stores to. Still {@link #KEPT_VERSION} while the store's
+     * operations learn the rules of {@link #LATEST_VERSION}; {@link #toVersion} chooses either.
+     */
+    public static final int DEFAULT_VERSION = KEPT_VERSION;
 
     private final RetryPolicy retryPolicy;
     private final int version;
@@ -67,13 +72,13 @@ public final class Migrator {
         this.version = checkTarget(version);
     }
 
-    /** A migrator to {@link #LATEST_VERSION} with Hermes' retry policy (1 s busy timeout, 15 attempts). */
+    /** A migrator to {@link #DEFAULT_VERSION} with Hermes' retry policy (1 s busy timeout, 15 attempts). */
     public static Migrator create() {
-        return new Migrator(RetryPolicy.HERMES, LATEST_VERSION);
+        return new Migrator(RetryPolicy.HERMES, DEFAULT_VERSION);
     }
 
     public static Migrator withRetryPolicy(RetryPolicy retryPolicy) {
-        return new Migrator(retryPolicy, LATEST_VERSION);
+        return new Migrator(retryPolicy, DEFAULT_VERSION);
     }
 
     /**
@@ -240,7 +245,10 @@ public final class Migrator {
         return inspection.schemaVersion();
     }
 
-    /** The file's migration state and how many sessions and messages it holds, read without writing. */
+    /**
+     * The file's migration state against this migrator's target version (the status's
+     * {@code latestVersion}) and how many sessions and messages it holds, read without writing.
+     */
     public SchemaStatus status(Path file) {
         SqliteFile.checkReadable(checkPath(file));
         record Contents(FileInspection inspection, long sessions, long messages) {
@@ -255,14 +263,14 @@ public final class Migrator {
             throw notHermes(inspection, file.toString());
         }
         List<SchemaStatus.ChangeSetState> states = new ArrayList<>();
-        for (Changelog.ChangeSetRef changeSet : Changelog.changeSets()) {
+        for (Changelog.ChangeSetRef changeSet : Changelog.changeSets(version)) {
             String recorded = inspection.recordedChangeSets()
                     .get(FileInspection.key(changeSet.author(), changeSet.id(), changeSet.logicalFile()));
             SchemaStatus.State state = recorded == null ? SchemaStatus.State.PENDING
                     : "MARK_RAN".equals(recorded) ? SchemaStatus.State.MARK_RAN : SchemaStatus.State.EXECUTED;
             states.add(new SchemaStatus.ChangeSetState(changeSet.id(), changeSet.version(), state));
         }
-        return new SchemaStatus(file, inspection.schemaVersion(), LATEST_VERSION, states, inspection.journalMode(),
+        return new SchemaStatus(file, inspection.schemaVersion(), version, states, inspection.journalMode(),
                 size(file), size(Path.of(file.toAbsolutePath() + "-wal")), contents.sessions(), contents.messages());
     }
 
@@ -497,7 +505,7 @@ public final class Migrator {
             throw notHermes(inspection, name);
         }
         if (inspection.schemaVersion() > version) {
-            throw new SchemaTooNewException(inspection.schemaVersion(), version);
+            throw new SchemaTooNewException(inspection.schemaVersion(), version, version == LATEST_VERSION);
         }
     }
 

@@ -7,6 +7,7 @@ import dev.hermes.state.cli.text.Highlighter;
 import dev.hermes.state.cli.text.Terminal;
 import dev.hermes.state.cli.text.Times;
 import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.postgresql.PostgresLocation;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
@@ -36,6 +37,11 @@ public abstract class CommandContext {
     @Option(names = "--schema", paramLabel = "NAME", scope = ScopeType.INHERIT,
             description = "With a PostgreSQL --db: the schema the store lives in (default: hermes).")
     private String schema;
+
+    @Option(names = "--schema-version", paramLabel = "N", scope = ScopeType.INHERIT,
+            description = "The schema version a read-write open brings the store to: 17 (today's agent) or 6, to keep"
+                    + " it readable and writable by an agent of April 2026 (default: the library's).")
+    private Integer schemaVersion;
 
     @Option(names = "--json", scope = ScopeType.INHERIT,
             description = "Machine-readable output: one JSON document on stdout, with Hermes' keys.")
@@ -102,6 +108,22 @@ public abstract class CommandContext {
         return schema;
     }
 
+    /** The --schema-version option, or null when not given (the library's default). */
+    public Integer schemaVersion() {
+        return schemaVersion;
+    }
+
+    /** A store builder with the global options that apply to every store (--schema-version). */
+    public StateRepository.Builder storeBuilder() {
+        StateRepository.Builder builder = StateRepository.builder();
+        return schemaVersion == null ? builder : builder.schemaVersion(schemaVersion);
+    }
+
+    /** The migrator to --schema-version (default: the library's default store version). */
+    public Migrator migrator() {
+        return schemaVersion == null ? Migrator.create() : Migrator.create().toVersion(schemaVersion);
+    }
+
     /** True when --db is a PostgreSQL URL. */
     public boolean dbIsUrl() {
         return db != null && StateRepository.isUrl(db);
@@ -148,13 +170,13 @@ public abstract class CommandContext {
             return openServer(readOnly);
         }
         Path path = requireExisting(dbPath());
-        return readOnly ? openReadOnly(path) : StateRepository.open(path);
+        return readOnly ? openReadOnly(path) : storeBuilder().path(path).build();
     }
 
     /** Opens an existing store for a command that changes it; refuses {@code --read-only}. */
     public StateRepository openForChange(String command) {
         refuseReadOnly(command);
-        return dbIsUrl() ? openServer(false) : StateRepository.open(requireExisting(dbPath()));
+        return dbIsUrl() ? openServer(false) : storeBuilder().path(requireExisting(dbPath())).build();
     }
 
     /** Opens the --db store, creating (migrating) it when missing, unless {@code --read-only}. */
@@ -164,17 +186,17 @@ public abstract class CommandContext {
 
     /** The store in --schema on the --db server, migrated on opening unless read-only. */
     private StateRepository openServer(boolean readOnlyStore) {
-        return StateRepository.builder().url(db).schema(schema).readOnly(readOnlyStore).build();
+        return storeBuilder().url(db).schema(schema).readOnly(readOnlyStore).build();
     }
 
     /** Opens the store, creating a new file when there is none (unless {@code --read-only}). */
     public StateRepository openOrCreate(Path path) {
-        return readOnly ? openReadOnly(requireExisting(path)) : StateRepository.open(path);
+        return readOnly ? openReadOnly(requireExisting(path)) : storeBuilder().path(path).build();
     }
 
     /** Opens the file read-only; says on stderr, in one line, when it can only be read as a snapshot. */
     public StateRepository openReadOnly(Path path) {
-        StateRepository store = StateRepository.openReadOnly(path);
+        StateRepository store = storeBuilder().path(path).readOnly(true).build();
         if (store.isImmutableSnapshot()) {
             err.println("hermes-state: note: reading " + path.toAbsolutePath() + " as an immutable snapshot (its folder is"
                     + " read-only and has no " + path.getFileName() + "-shm); changes made to it meanwhile are not seen");

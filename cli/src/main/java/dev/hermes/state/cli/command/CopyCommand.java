@@ -104,13 +104,13 @@ public final class CopyCommand implements Callable<Integer> {
     private StateRepository open(String side, String location, String sideSchema, boolean readOnly) {
         try {
             if (PostgresLocation.isUrl(location)) {
-                return StateRepository.builder().url(location).schema(schemaFor(sideSchema)).readOnly(readOnly).build();
+                return cli.storeBuilder().url(location).schema(schemaFor(sideSchema)).readOnly(readOnly).build();
             }
             Path file = Path.of(location);
             if (SOURCE.equals(side) && !Files.exists(file)) {
                 throw new StateIOException("No database file at " + file.toAbsolutePath() + " to copy from");
             }
-            return readOnly ? cli.openReadOnly(file) : StateRepository.open(file);
+            return readOnly ? cli.openReadOnly(file) : cli.storeBuilder().path(file).build();
         } catch (SchemaTooNewException tooNew) {
             throw new InvalidArgumentException("The " + side + " " + location + " is at schema version "
                     + tooNew.fileVersion() + ", newer than version " + tooNew.supportedVersion() + ", the newest this"

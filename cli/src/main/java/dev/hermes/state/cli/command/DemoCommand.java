@@ -105,7 +105,7 @@ public final class DemoCommand implements Callable<Integer> {
         if (cli.readOnly()) {
             return cli.openReadOnly(CommandContext.requireExisting(file));
         }
-        return StateRepository.builder().path(file).clock(clock).build();
+        return cli.storeBuilder().path(file).clock(clock).build();
     }
 
     private void describeDatabase(StateRepository store, Path file, boolean existed, DemoClock clock) {

@@ -38,7 +38,7 @@ public final class MigrateCommand implements Callable<Integer> {
         if (!dryRun) {
             cli.refuseReadOnly("migrate");
         }
-        Migrator migrator = Migrator.create();
+        Migrator migrator = cli.migrator();
         long start = System.nanoTime();
         MigrationResult result;
         String name;

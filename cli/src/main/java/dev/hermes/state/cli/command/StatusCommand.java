@@ -2,7 +2,6 @@ package dev.hermes.state.cli.command;
 
 import dev.hermes.state.cli.text.Table;
 import dev.hermes.state.cli.text.Times;
-import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.migrations.SchemaStatus;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
@@ -30,7 +29,7 @@ public final class StatusCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Path file = CommandContext.requireExisting(cli.dbPath());
-        SchemaStatus status = Migrator.create().status(file);
+        SchemaStatus status = cli.migrator().status(file);
         if (cli.json()) {
             cli.printJson(json(status));
         } else {

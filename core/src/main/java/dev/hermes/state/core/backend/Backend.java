@@ -7,7 +7,9 @@ import org.jooq.SQLDialect;
 import org.jooq.Table;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Set;
 
 /**
  * Everything that depends on the database engine, in one small seam: how a connection is set up,
@@ -89,6 +91,21 @@ public interface Backend {
      * hermes-state's own tables, which a file opened read-only (or without migrating) may lack.
      */
     boolean hasTable(Transaction transaction, Table<?> table) throws SQLException;
+
+    /** The names of the store's tables, read in {@code transaction}. */
+    Set<String> tables(Transaction transaction) throws SQLException;
+
+    /** The names of {@code table}'s columns (empty for a missing table), read in {@code transaction}. */
+    Set<String> columns(Transaction transaction, String table) throws SQLException;
+
+    /** The version the store claims ({@code schema_version}; 0 when empty), read in {@code transaction}. */
+    default long schemaVersion(Transaction transaction) throws SQLException {
+        return transaction.withStatement("SELECT COALESCE(MAX(version), 0) FROM schema_version", statement -> {
+            try (ResultSet row = statement.executeQuery()) {
+                return row.next() ? row.getLong(1) : 0;
+            }
+        });
+    }
 
     /** Full-text search over the messages, in this engine's dialect. */
     MessageSearch messageSearch();

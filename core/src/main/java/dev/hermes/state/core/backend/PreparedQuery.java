@@ -20,15 +20,18 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * The store's one way to run a statement it runs often: written with the typed tables and named
- * parameters ({@code DSL.param(name, type)}), rendered once per dialect with the store's jOOQ
- * configuration, and run on the statement kept prepared on each connection
- * ({@link Transaction#withStatement}). For the frequent writes and the frequent or complex reads,
- * jOOQ's rendering and the engine's compilation cost more than running them.
+ * parameters ({@code DSL.param(name, type)}), rendered once per dialect and {@link StoreSchema#shape
+ * schema shape} with the store's jOOQ configuration, and run on the statement kept prepared on each
+ * connection ({@link Transaction#withStatement}). For the frequent writes and the frequent or complex
+ * reads, jOOQ's rendering and the engine's compilation cost more than running them. A statement whose
+ * columns or rules depend on the store's schema is defined as a function of it ({@link #of(Function, String...)}).
  *
  * <p>Values are given in the declared order of the parameter names; at rendering, once per dialect,
  * the names are matched with the places the SQL holds them (each name exactly once), so a dialect
@@ -41,9 +44,19 @@ import java.util.function.Supplier;
  */
 public final class PreparedQuery {
     private final List<String> parameters;
-    private final Supplier<? extends Query> definition;
+    private final Function<@Nullable StoreSchema, ? extends Query> definition;
+    /** The definition ignores the schema: one rendering per dialect. */
+    private final boolean schemaIndependent;
     private final Field<?> @Nullable [] rowFields;
-    private final Map<SQLDialect, Rendered> rendered = new ConcurrentHashMap<>();
+    private final Map<RenderKey, Rendered> rendered = new ConcurrentHashMap<>();
+    /** The last rendering handed out: nearly every call of a store asks for it again. */
+    private volatile @Nullable Last last;
+
+    private record RenderKey(SQLDialect dialect, String shape) {
+    }
+
+    private record Last(SQLDialect dialect, StoreSchema schema, Rendered rendered) {
+    }
 
     /**
      * The SQL; for a query that returns rows, the fields of its rows (else null); for each place of
@@ -52,23 +65,38 @@ public final class PreparedQuery {
     private record Rendered(String sql, Field<?> @Nullable [] fields, int[] declaredIndex) {
     }
 
-    private PreparedQuery(Supplier<? extends Query> definition, Field<?> @Nullable [] rowFields, List<String> parameters) {
+    private PreparedQuery(Function<@Nullable StoreSchema, ? extends Query> definition, boolean schemaIndependent,
+                          Field<?> @Nullable [] rowFields, List<String> parameters) {
         this.parameters = List.copyOf(parameters);
         this.definition = definition;
+        this.schemaIndependent = schemaIndependent;
         this.rowFields = rowFields;
     }
 
     /**
+     * A statement that is the same whatever the store's schema.
+     *
      * @param definition builds the statement (called once per dialect, on first use)
      * @param parameters the statement's parameter names in the order they appear in the SQL, each once
      */
     public static PreparedQuery of(Supplier<? extends Query> definition, String... parameters) {
-        return new PreparedQuery(definition, null, List.of(parameters));
+        return new PreparedQuery(schema -> definition.get(), true, null, List.of(parameters));
     }
 
-    /** As {@link #of}, with the rows read as {@code rowFields} (for rows of a derived table, say). */
+    /**
+     * A statement whose columns or conditions depend on the store's schema (a column a file lacks, the
+     * rules of the agent the store follows).
+     *
+     * @param definition builds the statement for a schema (called once per dialect and schema shape)
+     * @param parameters the statement's parameter names in the order they appear in the SQL, each once
+     */
+    public static PreparedQuery of(Function<StoreSchema, ? extends Query> definition, String... parameters) {
+        return new PreparedQuery(schema -> definition.apply(Objects.requireNonNull(schema)), false, null, List.of(parameters));
+    }
+
+    /** As {@link #of(Supplier, String...)}, with the rows read as {@code rowFields} (for rows of a derived table, say). */
     public static PreparedQuery of(Supplier<? extends Query> definition, List<Field<?>> rowFields, List<String> parameters) {
-        return new PreparedQuery(definition, rowFields.toArray(Field<?>[]::new), parameters);
+        return new PreparedQuery(schema -> definition.get(), true, rowFields.toArray(Field<?>[]::new), parameters);
     }
 
     /**
@@ -87,7 +115,7 @@ public final class PreparedQuery {
     /** Runs the query with {@code values} bound to the parameters, in their declared order. */
     public Result<Record> fetch(Transaction transaction, @Nullable Object... values) throws SQLException {
         DSLContext dsl = transaction.dsl();
-        Rendered query = rendered(dsl);
+        Rendered query = rendered(transaction);
         Field<?>[] fields = query.fields();
         if (fields == null) {
             throw new IllegalStateException("Not a query that returns rows: " + query.sql());
@@ -102,12 +130,12 @@ public final class PreparedQuery {
 
     /** The first column of the one row the statement returns (an insert's {@code RETURNING id}, a count). */
     public long fetchLong(Transaction transaction, @Nullable Object... values) throws SQLException {
-        Rendered query = rendered(transaction.dsl());
+        Rendered query = rendered(transaction);
         return transaction.withStatement(query.sql(), statement -> {
             bind(statement, query, values);
             try (ResultSet rows = statement.executeQuery()) {
                 if (!rows.next()) {
-                    throw new SQLException("No row from " + definition.get());
+                    throw new SQLException("No row from " + query.sql());
                 }
                 return rows.getLong(1);
             }
@@ -125,7 +153,7 @@ public final class PreparedQuery {
      * them, with no conversion (for a copy, which must see exactly what each column holds).
      */
     public <T> T query(Transaction transaction, RowsWork<T> work, @Nullable Object... values) throws SQLException {
-        Rendered query = rendered(transaction.dsl());
+        Rendered query = rendered(transaction);
         return transaction.withStatement(query.sql(), statement -> {
             bind(statement, query, values);
             try (ResultSet rows = statement.executeQuery()) {
@@ -139,7 +167,7 @@ public final class PreparedQuery {
         if (rows.isEmpty()) {
             return new int[0];
         }
-        Rendered query = rendered(transaction.dsl());
+        Rendered query = rendered(transaction);
         return transaction.withStatement(query.sql(), statement -> {
             for (@Nullable Object[] values : rows) {
                 bind(statement, query, values);
@@ -151,15 +179,49 @@ public final class PreparedQuery {
 
     /** Runs the statement (an insert, update or delete) with {@code values} bound; returns the rows it changed. */
     public int execute(Transaction transaction, @Nullable Object... values) throws SQLException {
-        Rendered query = rendered(transaction.dsl());
+        Rendered query = rendered(transaction);
         return transaction.withStatement(query.sql(), statement -> {
             bind(statement, query, values);
             return statement.executeUpdate();
         });
     }
 
-    private Rendered rendered(DSLContext dsl) {
-        return rendered.computeIfAbsent(dsl.dialect(), dialect -> render(dsl));
+    /**
+     * The SQL for a store of {@code schema} in {@code dsl}'s dialect, for a caller that binds and reads by
+     * position itself ({@link Transaction#withStatement}); {@code dsl} need not have a connection, so the
+     * SQL can be ready before a write transaction takes the lock.
+     */
+    public String sql(DSLContext dsl, StoreSchema schema) {
+        Rendered rendering = rendered(dsl, schema);
+        int[] declaredIndex = rendering.declaredIndex();
+        for (int place = 0; place < declaredIndex.length; place++) {
+            if (declaredIndex[place] != place) {
+                throw new IllegalStateException("The SQL binds " + parameters + " in another order; run it with"
+                        + " execute or fetch, which bind by name: " + rendering.sql());
+            }
+        }
+        return rendering.sql();
+    }
+
+    /** The rendering for the transaction's store; its schema is only asked for when the statement depends on it. */
+    private Rendered rendered(Transaction transaction) {
+        DSLContext dsl = transaction.dsl();
+        if (schemaIndependent) {
+            return rendered.computeIfAbsent(new RenderKey(dsl.dialect(), ""), key -> render(dsl, null));
+        }
+        return rendered(dsl, transaction.schema());
+    }
+
+    private Rendered rendered(DSLContext dsl, StoreSchema schema) {
+        SQLDialect dialect = dsl.dialect();
+        Last known = last;
+        if (known != null && known.schema() == schema && known.dialect() == dialect) {
+            return known.rendered();
+        }
+        RenderKey key = new RenderKey(dialect, schemaIndependent ? "" : schema.shape());
+        Rendered rendering = rendered.computeIfAbsent(key, k -> render(dsl, schema));
+        last = new Last(dialect, schema, rendering);
+        return rendering;
     }
 
     private void bind(PreparedStatement statement, Rendered query, @Nullable Object[] values) throws SQLException {
@@ -172,8 +234,8 @@ public final class PreparedQuery {
         }
     }
 
-    private Rendered render(DSLContext dsl) {
-        Query query = definition.get();
+    private Rendered render(DSLContext dsl, @Nullable StoreSchema schema) {
+        Query query = definition.apply(schema);
         List<String> named = new ArrayList<>();
         // the parameters in the order this dialect's SQL holds them; the inlined ones are SQL literals, not binds
         dsl.extractParams(query).forEach((name, param) -> {

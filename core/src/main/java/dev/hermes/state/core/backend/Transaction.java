@@ -22,6 +22,9 @@ public interface Transaction {
     /** The jOOQ context of the store's one configuration, on this transaction's connection. */
     DSLContext dsl();
 
+    /** What the store's database holds of Hermes' schema, and whose rules its answers follow. */
+    StoreSchema schema();
+
     /**
      * Runs {@code work} on the statement for {@code sql}, prepared on first use and kept until the
      * store closes (or until it fails: then the next use prepares it afresh).

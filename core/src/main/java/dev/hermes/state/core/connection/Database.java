@@ -4,6 +4,7 @@ import dev.hermes.state.HermesStateException;
 import dev.hermes.state.StateIOException;
 import dev.hermes.state.core.backend.Backend;
 import dev.hermes.state.core.backend.ConnectionSource;
+import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.backend.Transaction;
 import dev.hermes.state.RetryPolicy;
 import org.jooq.Configuration;
@@ -83,13 +84,17 @@ public final class Database implements AutoCloseable {
     private @Nullable Writer writer;     // guarded by writeLock; opened by the first write
     private int commitsSinceCheckpoint;  // guarded by writeLock
     private volatile @Nullable DSLContext publicDsl;
+    /** The version a read-write open brought the store to (or would have): decides the rules, with the file's. */
+    private final int targetVersion;
+    private volatile @Nullable StoreSchema schema;
     /** The configuration without a connection: renders SQL before a transaction starts. */
     private final DSLContext renderer;
     private volatile boolean closed;
 
     public Database(Backend backend, ConnectionSource source, RetryPolicy retryPolicy, boolean readOnly,
-                    int readerPoolSize, int checkpointEvery) {
+                    int readerPoolSize, int checkpointEvery, int targetVersion) {
         this.backend = backend;
+        this.targetVersion = targetVersion;
         this.configuration = configuration(backend.dialect());
         this.renderer = DSL.using(configuration);
         this.source = source;
@@ -107,6 +112,26 @@ public final class Database implements AutoCloseable {
 
     public Backend backend() {
         return backend;
+    }
+
+    /** The store's schema, read in a read transaction on first use. */
+    public StoreSchema schema() {
+        StoreSchema known = schema;
+        return known != null ? known : read("reading the store's schema", Transaction::schema);
+    }
+
+    /** The store's schema, read in {@code transaction} on first use (every transaction of the store then shares it). */
+    StoreSchema schema(Transaction transaction) {
+        StoreSchema known = schema;
+        if (known == null) {
+            try {
+                known = StoreSchema.read(transaction, backend, targetVersion);
+            } catch (SQLException e) {
+                throw new DataAccessException("reading the store's schema", e);
+            }
+            schema = known;
+        }
+        return known;
     }
 
     public Optional<Path> file() {
@@ -370,7 +395,7 @@ public final class Database implements AutoCloseable {
     }
 
     private Transaction transaction(Connection connection, StatementCache statements) {
-        return new ConnectionTransaction(DSL.using(configuration.derive(connection)), statements);
+        return new ConnectionTransaction(DSL.using(configuration.derive(connection)), statements, this::schema);
     }
 
     private void closeWriter(Writer writer) {

@@ -13,6 +13,9 @@ import java.util.List;
 
 import static dev.hermes.state.db.Tables.MESSAGES;
 import static dev.hermes.state.db.Tables.SESSIONS;
+import java.util.Arrays;
+import dev.hermes.state.migrations.Migrator;
+import dev.hermes.state.migrations.HermesSchema;
 
 /**
  * The columns a copy carries of one table (every column of the generated table, in its order) and
@@ -35,7 +38,11 @@ final class CopiedTable {
 
     private CopiedTable(Table<?> table, boolean messages) {
         this.table = table;
-        this.fields = List.of(table.fields());
+        // the copy carries the version-6 columns: it refuses a newer source, and a newer target fills the rest
+        // with their defaults, as a migration does
+        HermesSchema.Objects copied = HermesSchema.at(Migrator.KEPT_VERSION);
+        List<String> columns = messages ? copied.messageColumns() : copied.sessionColumns();
+        this.fields = Arrays.stream(table.fields()).filter(field -> columns.contains(field.getName())).toList();
         this.kinds = fields.stream().map(CopiedTable::kind).toArray(Kind[]::new);
         this.messages = messages;
     }

@@ -25,22 +25,22 @@ final class CopyQueries {
     static final int IN_LIST = 100;
 
     static final PreparedQuery FIRST_SESSIONS = PreparedQuery.of(() -> DSL
-            .select(SESSIONS.fields()).from(SESSIONS)
+            .select(CopiedTable.SESSIONS_TABLE.fields()).from(SESSIONS)
             .orderBy(SESSIONS.ID)
             .limit(DSL.param("limit", Integer.class)), "limit");
     static final PreparedQuery NEXT_SESSIONS = PreparedQuery.of(() -> DSL
-            .select(SESSIONS.fields()).from(SESSIONS)
+            .select(CopiedTable.SESSIONS_TABLE.fields()).from(SESSIONS)
             .where(SESSIONS.ID.gt(DSL.param("after", String.class)))
             .orderBy(SESSIONS.ID)
             .limit(DSL.param("limit", Integer.class)), "after", "limit");
     static final PreparedQuery SESSION_BY_ID = PreparedQuery.of(() -> DSL
-            .select(SESSIONS.fields()).from(SESSIONS)
+            .select(CopiedTable.SESSIONS_TABLE.fields()).from(SESSIONS)
             .where(SESSIONS.ID.eq(DSL.param("id", String.class))), "id");
     static final PreparedQuery SESSION_IDS_IN = PreparedQuery.of(() -> DSL
             .select(SESSIONS.ID).from(SESSIONS)
             .where(SESSIONS.ID.in(inList("id", String.class))), names("id"));
     static final PreparedQuery SESSIONS_IN = PreparedQuery.of(() -> DSL
-            .select(SESSIONS.fields()).from(SESSIONS)
+            .select(CopiedTable.SESSIONS_TABLE.fields()).from(SESSIONS)
             .where(SESSIONS.ID.in(inList("id", String.class))), names("id"));
     static final PreparedQuery TITLES_IN = PreparedQuery.of(() -> DSL
             .select(SESSIONS.ID, SESSIONS.TITLE).from(SESSIONS)
@@ -50,12 +50,12 @@ final class CopyQueries {
             .where(MESSAGES.ID.in(inList("id", Long.class))), names("id"));
 
     static final PreparedQuery FIRST_MESSAGES_OF = PreparedQuery.of(() -> DSL
-            .select(MESSAGES.fields()).from(MESSAGES)
+            .select(CopiedTable.MESSAGES_TABLE.fields()).from(MESSAGES)
             .where(MESSAGES.SESSION_ID.eq(DSL.param("sessionId", String.class)))
             .orderBy(MESSAGES.TIMESTAMP, MESSAGES.ID)
             .limit(DSL.param("limit", Integer.class)), "sessionId", "limit");
     static final PreparedQuery NEXT_MESSAGES_OF = PreparedQuery.of(() -> DSL
-            .select(MESSAGES.fields()).from(MESSAGES)
+            .select(CopiedTable.MESSAGES_TABLE.fields()).from(MESSAGES)
             .where(MESSAGES.SESSION_ID.eq(DSL.param("sessionId", String.class)))
             .and(DSL.row(EpochSeconds.column(MESSAGES.TIMESTAMP), MESSAGES.ID)
                     .gt(DSL.row(DSL.param("timestamp", Double.class), DSL.param("id", Long.class))))
@@ -75,7 +75,7 @@ final class CopyQueries {
             .orderBy(MESSAGES.TIMESTAMP, MESSAGES.ID)
             .limit(DSL.param("limit", Integer.class)), "sessionId", "timestamp", "id", "limit");
     static final PreparedQuery MESSAGES_BY_ID = PreparedQuery.of(() -> DSL
-            .select(MESSAGES.fields()).from(MESSAGES)
+            .select(CopiedTable.MESSAGES_TABLE.fields()).from(MESSAGES)
             .where(MESSAGES.ID.gt(DSL.param("after", Long.class)))
             .orderBy(MESSAGES.ID)
             .limit(DSL.param("limit", Integer.class)), "after", "limit");

@@ -110,7 +110,7 @@ public final class Lineage {
      */
     public List<String> conversation(Transaction transaction, String sessionId) throws SQLException {
         List<String> chain = new ArrayList<>();
-        for (LineageNode node : ancestors(transaction.dsl(), compressionTip(transaction, sessionId))) {
+        for (LineageNode node : ancestors(transaction, compressionTip(transaction, sessionId))) {
             chain.add(0, node.session().id());
             if (node.session().id().equals(sessionId)) {
                 return chain;
@@ -120,7 +120,8 @@ public final class Lineage {
     }
 
     /** The session (depth 0), its parent (1), ... up to its root; empty for an unknown id. */
-    public List<LineageNode> ancestors(DSLContext dsl, String sessionId) {
+    public List<LineageNode> ancestors(Transaction transaction, String sessionId) {
+        DSLContext dsl = transaction.dsl();
         Field<String> upId = DSL.field(DSL.name("up", "id"), String.class);
         Field<Long> upDepth = DSL.field(DSL.name("up", "depth"), Long.class);
         Sessions step = SESSIONS.as("step");
@@ -134,7 +135,7 @@ public final class Lineage {
         List<LineageNode> chain = new ArrayList<>();
         Map<String, Boolean> seen = new HashMap<>();
         for (Record row : dsl.withRecursive(up)
-                .select(SESSIONS.fields()).select(up.field("depth"))
+                .select(transaction.schema().fields(SESSIONS)).select(up.field("depth"))
                 .from(up).join(SESSIONS).on(SESSIONS.ID.eq(up.field("id", String.class)))
                 .orderBy(up.field("depth"))
                 .fetch()) {
@@ -151,7 +152,8 @@ public final class Lineage {
      * The tree under {@code rootId}: the root (depth 0), then depth-first every child after its
      * parent, siblings in started_at order; empty for an unknown id.
      */
-    public List<LineageNode> tree(DSLContext dsl, String rootId) {
+    public List<LineageNode> tree(Transaction transaction, String rootId) {
+        DSLContext dsl = transaction.dsl();
         Field<String> downId = DSL.field(DSL.name("down", "id"), String.class);
         Field<Long> downDepth = DSL.field(DSL.name("down", "depth"), Long.class);
         Sessions child = SESSIONS.as("child");
@@ -163,7 +165,7 @@ public final class Lineage {
                                 .and(downDepth.lt(backend.chainLengthBound()))));
         Map<String, Session> members = new LinkedHashMap<>();
         for (Record row : dsl.withRecursive(down)
-                .selectDistinct(SESSIONS.fields())
+                .selectDistinct(transaction.schema().fields(SESSIONS))
                 .from(down).join(SESSIONS).on(SESSIONS.ID.eq(down.field("id", String.class)))
                 .fetch()) {
             Session session = Rows.session(row);

@@ -73,8 +73,8 @@ public final class RichListing {
     }
 
     /** One session's row of the listing, for a projected tip. */
-    private static final PreparedQuery RICH_ROW_BY_ID = PreparedQuery.of(() -> DSL
-            .select(SESSIONS.fields()).select(Columns.PREVIEW_RAW, Columns.LAST_ACTIVE, Columns.STARTED_AT_RAW)
+    private static final PreparedQuery RICH_ROW_BY_ID = PreparedQuery.of(schema -> DSL
+            .select(schema.fields(SESSIONS)).select(Columns.PREVIEW_RAW, Columns.LAST_ACTIVE, Columns.STARTED_AT_RAW)
             .from(SESSIONS)
             .where(SESSIONS.ID.eq(DSL.param("sessionId", String.class))), "sessionId");
 
@@ -129,7 +129,7 @@ public final class RichListing {
                 .orderBy(order)
                 .limit((long) limit + 1) // limit may be Integer.MAX_VALUE: "all of them"
                 .offset(offset);
-        List<Record> rows = transaction.dsl().select(SESSIONS.fields()).select(Columns.PREVIEW_RAW, Columns.LAST_ACTIVE, Columns.STARTED_AT_RAW)
+        List<Record> rows = transaction.dsl().select(transaction.schema().fields(SESSIONS)).select(Columns.PREVIEW_RAW, Columns.LAST_ACTIVE, Columns.STARTED_AT_RAW)
                 .from(SESSIONS)
                 .where(SESSIONS.ID.in(pageIds))
                 .orderBy(SESSIONS.STARTED_AT.desc(), SESSIONS.ID.desc())

@@ -3,6 +3,7 @@ package dev.hermes.state.core.messages;
 import dev.hermes.state.ConstraintViolationException;
 import dev.hermes.state.core.backend.Backend;
 import dev.hermes.state.core.backend.PreparedQuery;
+import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.backend.Transaction;
 import org.jspecify.annotations.Nullable;
 import org.jooq.DSLContext;
@@ -44,14 +45,14 @@ public final class MessageAppends {
     /** The bumped session's id, as the update in the one-statement append returns it. */
     private static final Name BUMPED = DSL.name("bumped");
 
-    private static final RenderedSql BUMP_COUNTERS = new RenderedSql(MessageAppends::bumpCounters,
+    private static final PreparedQuery BUMP_COUNTERS = PreparedQuery.of(MessageAppends::bumpCounters,
             "messageCount", "toolCallCount", "sessionId");
-    private static final RenderedSql INSERT_RETURNING_ID = new RenderedSql(() -> returningId(DSL.insertInto(MESSAGES)
+    private static final PreparedQuery INSERT_RETURNING_ID = PreparedQuery.of(() -> returningId(DSL.insertInto(MESSAGES)
                     .columns(columns())
                     .values(values(DSL.param("sessionId", SQLDataType.CLOB), false))),
             "sessionId", "role", "content", "toolCallId", "toolCalls", "toolName", "timestamp", "tokenCount",
             "finishReason", "reasoning", "reasoningDetails", "codexReasoningItems");
-    private static final RenderedSql BUMP_AND_INSERT = new RenderedSql(() -> DSL.resultQuery("with {0} as ({1} returning {2}) {3}",
+    private static final PreparedQuery BUMP_AND_INSERT = PreparedQuery.of(() -> DSL.resultQuery("with {0} as ({1} returning {2}) {3}",
                     BUMPED, bumpCounters(), SESSIONS.ID,
                     returningId(DSL.insertInto(MESSAGES).columns(columns()).select(DSL
                             .select(values(DSL.field(DSL.name(BUMPED.last(), SESSIONS.ID.getName()), SQLDataType.CLOB), true))
@@ -115,9 +116,9 @@ public final class MessageAppends {
      * rendered SQL is kept per dialect; an append that comes before the thread is done waits for the
      * same rendering instead of doing it twice.
      */
-    public void renderAhead(DSLContext dsl) {
+    public void renderAhead(DSLContext dsl, StoreSchema schema) {
         if (renderingAhead.compareAndSet(false, true)) {
-            Thread thread = new Thread(() -> sql(dsl), "hermes-state-render-appends");
+            Thread thread = new Thread(() -> sql(dsl, schema), "hermes-state-render-appends");
             thread.setDaemon(true);
             thread.start();
         }
@@ -130,9 +131,10 @@ public final class MessageAppends {
     public record Sql(String bumpCounters, String insertReturningId, @Nullable String bumpAndInsert) {
     }
 
-    /** The statements for {@code dsl}'s dialect, rendered on first use (needs no connection). */
-    public Sql sql(DSLContext dsl) {
-        return new Sql(BUMP_COUNTERS.sql(dsl), INSERT_RETURNING_ID.sql(dsl), oneStatement ? BUMP_AND_INSERT.sql(dsl) : null);
+    /** The statements for {@code dsl}'s dialect and the store's schema, rendered on first use (needs no connection). */
+    public Sql sql(DSLContext dsl, StoreSchema schema) {
+        return new Sql(BUMP_COUNTERS.sql(dsl, schema), INSERT_RETURNING_ID.sql(dsl, schema),
+                oneStatement ? BUMP_AND_INSERT.sql(dsl, schema) : null);
     }
 
     /** Appends one message; returns its id. */

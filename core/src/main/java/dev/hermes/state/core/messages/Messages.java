@@ -1,5 +1,6 @@
 package dev.hermes.state.core.messages;
 
+import dev.hermes.state.core.backend.PreparedQuery;
 import dev.hermes.state.core.backend.Transaction;
 import dev.hermes.state.core.model.ChatMessage;
 import dev.hermes.state.core.model.Message;
@@ -27,7 +28,7 @@ import static dev.hermes.state.db.Tables.SESSIONS;
 /** A session's messages: read them (whole, paged, as a conversation), count and clear them. */
 public final class Messages {
     /** Every column, in the order {@link #message} reads them. */
-    private static final RenderedSql OF_SESSION = new RenderedSql(() -> DSL
+    private static final PreparedQuery OF_SESSION = PreparedQuery.of(() -> DSL
             .select(MESSAGES.ID, MESSAGES.SESSION_ID, MESSAGES.ROLE, MESSAGES.CONTENT, MESSAGES.TOOL_CALL_ID,
                     MESSAGES.TOOL_CALLS, MESSAGES.TOOL_NAME, MESSAGES.TIMESTAMP, MESSAGES.TOKEN_COUNT,
                     MESSAGES.FINISH_REASON, MESSAGES.REASONING, MESSAGES.REASONING_DETAILS, MESSAGES.CODEX_REASONING_ITEMS)
@@ -35,7 +36,7 @@ public final class Messages {
             .where(MESSAGES.SESSION_ID.eq(DSL.param("sessionId", String.class)))
             .orderBy(MESSAGES.TIMESTAMP, MESSAGES.ID), "sessionId");
     /** The chat shape's columns, in the order {@link #chatMessage} reads them. */
-    private static final RenderedSql CONVERSATION = new RenderedSql(() -> DSL
+    private static final PreparedQuery CONVERSATION = PreparedQuery.of(() -> DSL
             .select(MESSAGES.ROLE, MESSAGES.CONTENT, MESSAGES.TOOL_CALL_ID, MESSAGES.TOOL_NAME, MESSAGES.TOOL_CALLS,
                     MESSAGES.REASONING, MESSAGES.REASONING_DETAILS, MESSAGES.CODEX_REASONING_ITEMS)
             .from(MESSAGES)
@@ -56,7 +57,7 @@ public final class Messages {
             condition = condition.and(TIMESTAMP_RAW.ge(after.timestamp()))
                     .and(TIMESTAMP_RAW.gt(after.timestamp()).or(MESSAGES.ID.gt(after.id())));
         }
-        List<Record> page = transaction.dsl().select(MESSAGES.fields()).select(TIMESTAMP_RAW)
+        List<Record> page = transaction.dsl().select(transaction.schema().fields(MESSAGES)).select(TIMESTAMP_RAW)
                 .from(MESSAGES)
                 .where(condition)
                 .orderBy(MESSAGES.TIMESTAMP, MESSAGES.ID)
@@ -82,9 +83,9 @@ public final class Messages {
     }
 
     /** The rows of a session's messages, read by column position (the hot read: no jOOQ record per row). */
-    private static <T> List<T> readAll(Transaction transaction, RenderedSql query, String sessionId, RowReader<T> reader)
+    private static <T> List<T> readAll(Transaction transaction, PreparedQuery query, String sessionId, RowReader<T> reader)
             throws SQLException {
-        return transaction.withStatement(query.sql(transaction.dsl()), statement -> {
+        return transaction.withStatement(query.sql(transaction.dsl(), transaction.schema()), statement -> {
             statement.setString(1, sessionId);
             List<T> result = new ArrayList<>();
             try (ResultSet rows = statement.executeQuery()) {

@@ -37,7 +37,7 @@ public final class Opening {
     public record Request(@Nullable Path path, @Nullable DataSource dataSource, @Nullable String url, @Nullable String schema,
                           boolean readOnly, Duration busyTimeout,
                           int maxAttempts, Duration minBackoff, Duration maxBackoff, int readerPoolSize,
-                          int checkpointEvery, boolean migrate) {
+                          int checkpointEvery, boolean migrate, int schemaVersion) {
     }
 
     /** The opened store's database, and whether it reads its file as an immutable snapshot. */
@@ -70,7 +70,7 @@ public final class Opening {
         if (request.checkpointEvery() < 1) {
             throw new InvalidArgumentException("checkpointEvery must be at least 1, got " + request.checkpointEvery());
         }
-        Migrator migrator = Migrator.withRetryPolicy(retryPolicy);
+        Migrator migrator = Migrator.withRetryPolicy(retryPolicy).toVersion(request.schemaVersion());
         if (url != null) {
             return new Opened(openServer(migrator, url, request, retryPolicy), false);
         }
@@ -81,7 +81,7 @@ public final class Opening {
         prepareFile(migrator, file, request);
         SqliteFileConnections files = SqliteFileConnections.of(file, request.readOnly(), retryPolicy);
         Database database = new Database(new SqliteBackend(retryPolicy), files, retryPolicy, request.readOnly(),
-                request.readerPoolSize(), request.checkpointEvery());
+                request.readerPoolSize(), request.checkpointEvery(), request.schemaVersion());
         return new Opened(database, files.isImmutableSnapshot());
     }
 
@@ -112,7 +112,7 @@ public final class Opening {
         LentConnections connections = new LentConnections(dataSource, postgres, postgres
                 ? "the application's DataSource (PostgreSQL schema " + schema + ")" : "the application's DataSource");
         return new Database(backend, connections, retryPolicy, request.readOnly(), request.readerPoolSize(),
-                request.checkpointEvery());
+                request.checkpointEvery(), request.schemaVersion());
     }
 
     /**
@@ -131,7 +131,7 @@ public final class Opening {
         PostgresConnections connections = new PostgresConnections(location, request.readerPoolSize(),
                 retryPolicy.busyTimeout());
         return new Database(backend, connections, retryPolicy, request.readOnly(), request.readerPoolSize(),
-                request.checkpointEvery());
+                request.checkpointEvery(), request.schemaVersion());
     }
 
     private static void prepareFile(Migrator migrator, Path path, Request request) {
@@ -141,8 +141,8 @@ public final class Opening {
             migrator.migrate(path);
         } else {
             int version = migrator.checkReadable(path);
-            if (version > Migrator.LATEST_VERSION) {
-                throw new SchemaTooNewException(version, Migrator.LATEST_VERSION);
+            if (version > migrator.targetVersion()) {
+                throw new SchemaTooNewException(version, migrator.targetVersion(), migrator.targetVersion() == Migrator.LATEST_VERSION);
             }
         }
     }
@@ -158,8 +158,8 @@ public final class Opening {
             migrate.getAsInt();
         } else {
             int version = checkReadable.getAsInt();
-            if (version > Migrator.LATEST_VERSION) {
-                throw new SchemaTooNewException(version, Migrator.LATEST_VERSION);
+            if (version > request.schemaVersion()) {
+                throw new SchemaTooNewException(version, request.schemaVersion(), request.schemaVersion() == Migrator.LATEST_VERSION);
             }
         }
     }

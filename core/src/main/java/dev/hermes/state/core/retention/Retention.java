@@ -53,7 +53,7 @@ public final class Retention {
     public long exportAll(Transaction transaction, @Nullable String source, Consumer<SessionExport> sink)
             throws SQLException {
         long exported = 0;
-        try (Cursor<Record> rows = transaction.dsl().select(SESSIONS.fields()).from(SESSIONS)
+        try (Cursor<Record> rows = transaction.dsl().select(transaction.schema().fields(SESSIONS)).from(SESSIONS)
                 .where(Sessions.sourceIs(source))
                 .orderBy(SESSIONS.STARTED_AT.desc(), SESSIONS.ID.desc())
                 .fetchLazy()) {
@@ -119,7 +119,7 @@ public final class Retention {
 
     /** The {@link #prunable} sessions, newest first. */
     public List<Session> pruneCandidates(Transaction transaction, Condition prunable) {
-        return transaction.dsl().selectFrom(SESSIONS)
+        return transaction.dsl().select(transaction.schema().fields(SESSIONS)).from(SESSIONS)
                 .where(prunable)
                 .orderBy(SESSIONS.STARTED_AT.desc(), SESSIONS.ID.desc())
                 .fetch(Rows::session);

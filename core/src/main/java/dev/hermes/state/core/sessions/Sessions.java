@@ -19,8 +19,8 @@ import static dev.hermes.state.db.Tables.SESSIONS;
 
 /** The sessions table: create, end, reopen, read, resolve, count and list sessions (SPEC section 4). */
 public final class Sessions {
-    private static final PreparedQuery BY_ID = PreparedQuery.of(() -> DSL
-            .selectFrom(SESSIONS)
+    private static final PreparedQuery BY_ID = PreparedQuery.of(schema -> DSL
+            .select(schema.fields(SESSIONS)).from(SESSIONS)
             .where(SESSIONS.ID.eq(DSL.param("sessionId", String.class))), "sessionId");
     /** create_session and ensure_session: Hermes' INSERT OR IGNORE (an existing id wins, even with an unknown parent). */
     private static final PreparedQuery CREATE = PreparedQuery.of(() -> DSL
@@ -133,7 +133,7 @@ public final class Sessions {
 
     /** search_sessions: all columns, children included, newest started_at first. */
     public List<Session> list(Transaction transaction, @Nullable String source, int limit, int offset) {
-        return transaction.dsl().selectFrom(SESSIONS)
+        return transaction.dsl().select(transaction.schema().fields(SESSIONS)).from(SESSIONS)
                 .where(sourceIs(source))
                 .orderBy(SESSIONS.STARTED_AT.desc())
                 .limit(limit)

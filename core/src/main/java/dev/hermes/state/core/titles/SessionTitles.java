@@ -61,7 +61,7 @@ public final class SessionTitles {
 
     /** The session titled exactly {@code title}. */
     public Optional<Session> sessionTitled(Transaction transaction, String title) {
-        return transaction.dsl().selectFrom(SESSIONS)
+        return transaction.dsl().select(transaction.schema().fields(SESSIONS)).from(SESSIONS)
                 .where(SESSIONS.TITLE.eq(title))
                 .fetchOptional(Rows::session);
     }

@@ -72,15 +72,15 @@ public final class Windows {
             .from(SESSIONS)
             .where(SESSIONS.ID.eq(DSL.param("sessionId", String.class))), "sessionId");
     /** The window's messages in window order; a row whose message is gone (deleted by the Python agent) is skipped. */
-    private static final PreparedQuery ROWS = PreparedQuery.of(() -> DSL
-            .select(MESSAGES.fields())
+    private static final PreparedQuery ROWS = PreparedQuery.of(schema -> DSL
+            .select(schema.fields(MESSAGES))
             .from(HERMES_STATE_WINDOW_MESSAGE)
             .join(MESSAGES).on(MESSAGES.ID.eq(HERMES_STATE_WINDOW_MESSAGE.MESSAGE_ID))
             .and(MESSAGES.SESSION_ID.eq(HERMES_STATE_WINDOW_MESSAGE.SESSION_ID))
             .where(HERMES_STATE_WINDOW_MESSAGE.SESSION_ID.eq(DSL.param("sessionId", String.class)))
             .orderBy(HERMES_STATE_WINDOW_MESSAGE.POSITION), "sessionId");
-    private static final PreparedQuery MESSAGE = PreparedQuery.of(() -> DSL
-            .selectFrom(MESSAGES)
+    private static final PreparedQuery MESSAGE = PreparedQuery.of(schema -> DSL
+            .select(schema.fields(MESSAGES)).from(MESSAGES)
             .where(MESSAGES.ID.eq(DSL.param("id", Long.class))), "id");
     private static final PreparedQuery CLEAR = PreparedQuery.of(() -> DSL
             .deleteFrom(HERMES_STATE_WINDOW_MESSAGE)

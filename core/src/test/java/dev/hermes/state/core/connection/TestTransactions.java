@@ -1,10 +1,16 @@
 package dev.hermes.state.core.connection;
 
+import dev.hermes.state.RetryPolicy;
+import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.backend.Transaction;
+import dev.hermes.state.core.backend.sqlite.SqliteBackend;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 
 import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A {@link Transaction} over a plain connection, for tests and harnesses that run the store's queries
@@ -16,7 +22,18 @@ public final class TestTransactions {
     }
 
     public static Transaction over(Connection connection) {
+        AtomicReference<StoreSchema> schema = new AtomicReference<>();
+        SqliteBackend backend = new SqliteBackend(RetryPolicy.HERMES);
         return new ConnectionTransaction(DSL.using(Database.configuration(SQLDialect.SQLITE).derive(connection)),
-                new StatementCache(connection));
+                new StatementCache(connection), transaction -> schema.updateAndGet(known -> known != null ? known
+                : read(transaction, backend)));
+    }
+
+    private static StoreSchema read(Transaction transaction, SqliteBackend backend) {
+        try {
+            return StoreSchema.read(transaction, backend, StateRepository.DEFAULT_SCHEMA_VERSION);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

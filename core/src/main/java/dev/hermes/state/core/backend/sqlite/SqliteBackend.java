@@ -23,6 +23,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 import static dev.hermes.state.db.Tables.SESSIONS;
+import java.util.HashSet;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The SQLite engine (sqlite-jdbc): WAL, {@code BEGIN IMMEDIATE}, BUSY/LOCKED retries by result
@@ -154,6 +157,31 @@ public final class SqliteBackend implements Backend {
     @Override
     public boolean hasTable(Transaction transaction, Table<?> table) throws SQLException {
         return HAS_TABLE.fetchLong(transaction, table.getName()) > 0;
+    }
+
+    @Override
+    public Set<String> tables(Transaction transaction) throws SQLException {
+        return names(transaction, "SELECT name FROM sqlite_master WHERE type = 'table'", null);
+    }
+
+    @Override
+    public Set<String> columns(Transaction transaction, String table) throws SQLException {
+        return names(transaction, "SELECT name FROM pragma_table_info(?)", table);
+    }
+
+    private static Set<String> names(Transaction transaction, String sql, @Nullable String argument) throws SQLException {
+        return transaction.withStatement(sql, statement -> {
+            if (argument != null) {
+                statement.setString(1, argument);
+            }
+            Set<String> names = new HashSet<>();
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    names.add(rows.getString(1));
+                }
+            }
+            return names;
+        });
     }
 
     /** FTS5 MATCH with bm25 ranking and snippets, Hermes' LIKE fallback for CJK text. */
