@@ -24,7 +24,8 @@ import java.util.Map;
  * Python int has no size limit), other numbers {@link Double} ({@code NaN}, {@code Infinity} and
  * {@code -Infinity} included, as Python accepts them), strings of any length; anything after the
  * document other than whitespace is an error. Jackson's streaming core only: no object mapper to
- * warm up on a start-up path.
+ * warm up on a start-up path. {@link #dumps} writes the text Python's {@code json.dumps} writes with
+ * its defaults.
  */
 public final class PythonJson {
     private static final JsonFactory FACTORY = JsonFactory.builder()
@@ -100,5 +101,122 @@ public final class PythonJson {
             }
             default -> throw new JsonParseException(parser, "unexpected token " + token);
         }
+    }
+
+    /**
+     * The text Python's {@code json.dumps(value)} writes with its default options: {@code ", "} and
+     * {@code ": "} between items, every character outside ASCII escaped as {@code \\uXXXX} (surrogate
+     * pairs beyond the BMP), floats as Python's {@code repr} ({@code 1.0}, {@code 1e+16},
+     * {@code NaN}, {@code Infinity}). Plain values only (Map, List, arrays, String, Number, Boolean, null).
+     *
+     * @throws InvalidArgumentException for a value of another type, or a null map key
+     */
+    public static String dumps(@Nullable Object value) {
+        StringBuilder out = new StringBuilder();
+        dump(out, value);
+        return out.toString();
+    }
+
+    private static void dump(StringBuilder out, @Nullable Object value) {
+        if (value == null) {
+            out.append("null");
+        } else if (value instanceof CharSequence text) {
+            quote(out, text);
+        } else if (value instanceof Boolean bool) {
+            out.append(bool ? "true" : "false");
+        } else if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte
+                || value instanceof java.math.BigInteger) {
+            out.append(value);
+        } else if (value instanceof Double || value instanceof Float) {
+            out.append(floatRepr(((Number) value).doubleValue()));
+        } else if (value instanceof java.math.BigDecimal decimal) {
+            out.append(floatRepr(decimal.doubleValue()));
+        } else if (value instanceof Map<?, ?> map) {
+            out.append('{');
+            boolean first = true;
+            for (Map.Entry<?, ?> entry : map.entrySet()) {
+                if (!first) {
+                    out.append(", ");
+                }
+                first = false;
+                Object key = entry.getKey();
+                if (key == null) {
+                    throw new InvalidArgumentException("a JSON object key is null");
+                }
+                quote(out, key instanceof CharSequence text ? text : key.toString());
+                out.append(": ");
+                dump(out, entry.getValue());
+            }
+            out.append('}');
+        } else if (value instanceof Iterable<?> list) {
+            out.append('[');
+            boolean first = true;
+            for (Object element : list) {
+                if (!first) {
+                    out.append(", ");
+                }
+                first = false;
+                dump(out, element);
+            }
+            out.append(']');
+        } else if (value.getClass().isArray()) {
+            out.append('[');
+            for (int i = 0, length = java.lang.reflect.Array.getLength(value); i < length; i++) {
+                if (i > 0) {
+                    out.append(", ");
+                }
+                dump(out, java.lang.reflect.Array.get(value, i));
+            }
+            out.append(']');
+        } else {
+            throw new InvalidArgumentException("a " + value.getClass().getSimpleName() + " cannot be written as JSON");
+        }
+    }
+
+    private static void quote(StringBuilder out, CharSequence text) {
+        out.append('"');
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                case '\b' -> out.append("\\b");
+                case '\f' -> out.append("\\f");
+                default -> {
+                    if (c < 0x20 || c > 0x7e) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        out.append('"');
+    }
+
+    /** Python's {@code float.__repr__}: the shortest digits that read back, in Python's notation. */
+    static String floatRepr(double value) {
+        if (Double.isNaN(value)) {
+            return "NaN";
+        }
+        if (Double.isInfinite(value)) {
+            return value > 0 ? "Infinity" : "-Infinity";
+        }
+        if (value == 0) {
+            return 1 / value < 0 ? "-0.0" : "0.0";
+        }
+        java.math.BigDecimal shortest = new java.math.BigDecimal(Double.toString(value)).stripTrailingZeros();
+        String digits = shortest.unscaledValue().abs().toString();
+        int exponent = digits.length() - 1 - shortest.scale(); // of the first digit
+        String sign = value < 0 ? "-" : "";
+        if (exponent < -4 || exponent >= 16) {
+            String mantissa = digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
+            return sign + mantissa + "e" + (exponent < 0 ? "-" : "+") + String.format("%02d", Math.abs(exponent));
+        }
+        String plain = shortest.abs().toPlainString();
+        return sign + (plain.contains(".") ? plain : plain + ".0");
     }
 }

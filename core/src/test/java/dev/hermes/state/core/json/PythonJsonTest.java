@@ -69,4 +69,23 @@ class PythonJsonTest {
             assertTrue(error.getMessage().startsWith("Malformed JSON"), error.getMessage());
         }
     }
+
+    /** The text Python 3.11's json.dumps wrote for the same value (run once on this machine). */
+    @Test
+    void dumpsWritesWhatPythonsJsonDumpsWrites() {
+        Map<String, Object> numbers = new java.util.LinkedHashMap<>();
+        numbers.put("x", 1.0);
+        numbers.put("y", 1e16);
+        numbers.put("z", 1.5e-7);
+        numbers.put("w", 123456789.125);
+        numbers.put("n", null);
+        numbers.put("b", true);
+        Object value = List.of(Map.of("type", "text"), Map.of("text", "\u5c04\u7535 \"q\"\n\ud83d\ude00"), numbers);
+        assertEquals("[{\"type\": \"text\"}, {\"text\": \"\\u5c04\\u7535 \\\"q\\\"\\n\\ud83d\\ude00\"}, "
+                + "{\"x\": 1.0, \"y\": 1e+16, \"z\": 1.5e-07, \"w\": 123456789.125, \"n\": null, \"b\": true}]",
+                PythonJson.dumps(value));
+        assertEquals("[-0.0, 0.0001, 1e-05, 1234567890123456.0, -Infinity, NaN, 7, \"\\u007f\\u0000\"]",
+                PythonJson.dumps(List.of(-0.0, 0.0001, 0.00001, 1234567890123456.0, Double.NEGATIVE_INFINITY, Double.NaN, 7L, "\u007f\u0000")));
+        assertEquals(value, PythonJson.parse(PythonJson.dumps(value)), "reads back");
+    }
 }
