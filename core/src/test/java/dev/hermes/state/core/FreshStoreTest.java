@@ -71,11 +71,12 @@ abstract class FreshStoreTest {
     final void openFreshStore() {
         clock = new TestStores.TickingClock(TestStores.EPOCH, Duration.ofMillis(1));
         if (engine == Engine.SQLITE) {
-            store = TestStores.fresh(dir, clock);
+            store = TestStores.fresh(dir, clock, schemaVersion());
             file = dir.resolve("state.db");
         } else if (engine == Engine.POSTGRESQL) {
             postgres.create();
-            store = StateRepository.builder().url(postgres.url()).schema(postgres.schema()).clock(clock).build();
+            store = StateRepository.builder().url(postgres.url()).schema(postgres.schema()).clock(clock)
+                    .schemaVersion(schemaVersion()).build();
         } else {
             postgres.create();
             applicationPool = new HikariDataSource();
@@ -83,8 +84,17 @@ abstract class FreshStoreTest {
             applicationPool.setUsername(PostgresLocation.parse(postgres.url()).user());
             applicationPool.setPassword(postgres.password());
             applicationPool.setMaximumPoolSize(6);
-            store = StateRepository.builder().dataSource(applicationPool).schema(postgres.schema()).clock(clock).build();
+            store = StateRepository.builder().dataSource(applicationPool).schema(postgres.schema()).clock(clock)
+                    .schemaVersion(schemaVersion()).build();
         }
+    }
+
+    /**
+     * The schema version the store is opened at: the library's default; a subclass that states the
+     * rules of one agent returns 6 or 17.
+     */
+    int schemaVersion() {
+        return StateRepository.DEFAULT_SCHEMA_VERSION;
     }
 
     @AfterEach

@@ -32,18 +32,29 @@ public final class TestStores {
     }
 
     static StateRepository fresh(Path dir, Clock clock) {
-        return StateRepository.builder().path(newDatabase(dir)).clock(clock).build();
+        return fresh(dir, clock, StateRepository.DEFAULT_SCHEMA_VERSION);
+    }
+
+    /** A store on a new file at {@code schemaVersion} (6 or 17) in {@code dir}, opened to that version. */
+    static StateRepository fresh(Path dir, Clock clock, int schemaVersion) {
+        return StateRepository.builder().path(newDatabase(dir, schemaVersion)).clock(clock).schemaVersion(schemaVersion).build();
+    }
+
+    /** {@link #newDatabase(Path, int)} at the library's default version. */
+    public static Path newDatabase(Path dir) {
+        return newDatabase(dir, StateRepository.DEFAULT_SCHEMA_VERSION);
     }
 
     /**
-     * A new, empty version-6 file {@code dir/state.db}: a copy of one migrated once per test run
-     * (running Liquibase for every test would cost a second each). Creating a file through the store
-     * itself is covered by the opening tests.
+     * A new, empty file {@code dir/state.db} at {@code schemaVersion}: a copy of one migrated once per
+     * test run (running Liquibase for every test would cost a second each). Creating a file through the
+     * store itself is covered by the opening tests.
      */
-    public static Path newDatabase(Path dir) {
+    public static Path newDatabase(Path dir, int schemaVersion) {
         try {
             Path target = dir.resolve("state.db");
-            Files.copy(Template.FILE, target, StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(schemaVersion == Migrator.KEPT_VERSION ? Template.V6 : Template.V17, target,
+                    StandardCopyOption.REPLACE_EXISTING);
             Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rw-------"));
             return target;
         } catch (IOException e) {
@@ -52,13 +63,14 @@ public final class TestStores {
     }
 
     private static final class Template {
-        static final Path FILE = create();
+        static final Path V6 = create(Migrator.KEPT_VERSION);
+        static final Path V17 = create(Migrator.LATEST_VERSION);
 
-        private static Path create() {
+        private static Path create(int version) {
             try {
                 Path folder = Files.createTempDirectory("hermes-state-template");
                 Path file = folder.resolve("state.db");
-                Migrator.create().migrate(file);
+                Migrator.create().toVersion(version).migrate(file);
                 folder.toFile().deleteOnExit();
                 file.toFile().deleteOnExit();
                 return file;
