@@ -238,7 +238,7 @@ public final class Benchmark {
         }
         step("checking the appendix match counts on an FTS5 index of the generated contents");
         Map<String, Long> generatedCounts = MatchCounts.ofContents(
-                plan.appends().stream().map(a -> a.message().content()).toList(), runDir);
+                plan.appends().stream().map(a -> a.message().text()).toList(), runDir);
         problems.addAll(MatchCounts.mismatches(generatedCounts, sessions, messagesPerSession));
         if (!problems.isEmpty()) {
             throw new DataCheckFailed(problems);

@@ -200,7 +200,7 @@ public final class W9Worker {
                 bump.executeUpdate();
                 insert.setString(1, sessionId);
                 insert.setString(2, message.role());
-                insert.setString(3, message.content());
+                insert.setString(3, message.text());
                 insert.setString(4, message.toolCallId());
                 insert.setString(5, toolCalls);
                 insert.setString(6, message.toolName());

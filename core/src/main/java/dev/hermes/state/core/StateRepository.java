@@ -3,23 +3,31 @@ package dev.hermes.state.core;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.arguments.Arguments;
 import dev.hermes.state.core.backend.Backend;
+import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.connection.Database;
 import dev.hermes.state.core.copy.StoreCopy;
 import dev.hermes.state.core.lineage.Lineage;
 import dev.hermes.state.core.listing.RichListing;
 import dev.hermes.state.core.messages.MessageAppends;
+import dev.hermes.state.core.messages.MessageEdits;
+import dev.hermes.state.core.messages.MessagesAroundReads;
 import dev.hermes.state.core.messages.Messages;
 import dev.hermes.state.core.messages.NewMessageRow;
+import dev.hermes.state.core.model.AnchoredView;
 import dev.hermes.state.core.model.ChatMessage;
+import dev.hermes.state.core.model.ConversationOptions;
 import dev.hermes.state.core.model.CopyOptions;
 import dev.hermes.state.core.model.CopyProgress;
 import dev.hermes.state.core.model.CopyReport;
 import dev.hermes.state.core.model.LineageNode;
 import dev.hermes.state.core.model.ListSessionsQuery;
 import dev.hermes.state.core.model.Message;
+import dev.hermes.state.core.model.MessagesAround;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.model.NewSession;
 import dev.hermes.state.core.model.Page;
+import dev.hermes.state.core.model.RecentUserMessage;
+import dev.hermes.state.core.model.RewindResult;
 import dev.hermes.state.core.model.RichSession;
 import dev.hermes.state.core.model.SearchHit;
 import dev.hermes.state.core.model.SearchQuery;
@@ -47,6 +55,7 @@ import org.jspecify.annotations.Nullable;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -74,6 +83,8 @@ public final class StateRepository implements AutoCloseable {
     private final Clock clock;
     private final Sessions sessions;
     private final Messages messages = new Messages();
+    private final MessageEdits edits = new MessageEdits();
+    private final MessagesAroundReads around = new MessagesAroundReads();
     private final MessageAppends appends;
     private final TokenAccounting tokens = new TokenAccounting();
     private final SessionTitles titles;
@@ -151,6 +162,16 @@ public final class StateRepository implements AutoCloseable {
     /** The database file (empty for a store built on an application's DataSource). */
     public Optional<Path> path() {
         return database.file();
+    }
+
+    /**
+     * Whose answers the store gives: {@link StoreSchema.Rules#V17} (today's agent) for a store opened at
+     * schema 17 or on a file written at 7 or later, {@link StoreSchema.Rules#V6} for one kept at 6. The
+     * RPC shapes its dicts by it; a caller can tell whether structured content and the columns of schema
+     * 7 and later can be stored ({@link NewMessage}).
+     */
+    public StoreSchema.Rules schemaRules() {
+        return database.schema().rules();
     }
 
     /**
@@ -298,13 +319,15 @@ public final class StateRepository implements AutoCloseable {
     // ------------------------------------------------------------------ messages
 
     /**
-     * append_message: timestamp = now; in the same transaction message_count += 1 and tool_call_count
-     * += the number of tool calls (list size, 1 for any other non-null value, 0 for a tool result).
-     * Unknown session → ConstraintViolationException. Returns the new id.
+     * append_message: in the same transaction message_count += 1 and tool_call_count += the number of
+     * tool calls (list size, 1 for any other non-null value; under the rules of schema 6 none for a tool
+     * result). The timestamp is the message's own, else now. Under the rules of schema 17 structured
+     * content is stored behind the agent's marker, the JSON columns as Python's {@code json.dumps} writes
+     * them, and the row is born live. Unknown session → ConstraintViolationException. Returns the new id.
      */
     public long appendMessage(String sessionId, NewMessage message) {
         String id = Arguments.id(sessionId, "session id");
-        NewMessageRow row = NewMessageRow.of(message);
+        NewMessageRow row = newRow(message);
         double timestamp = now();
         MessageAppends.Sql sql = appends.sql(database.renderer(), database.schema());
         return database.append("appending a message to session " + id,
@@ -312,12 +335,13 @@ public final class StateRepository implements AutoCloseable {
     }
 
     /**
-     * Appends many messages in one transaction (all or nothing), with one timestamp (their order is
-     * kept by their ids); returns the ids in input order. Counters as for {@link #appendMessage}.
+     * Appends many messages in one transaction (all or nothing), with one timestamp for those without
+     * their own (their order is kept by their ids); returns the ids in input order. Counters as for
+     * {@link #appendMessage}.
      */
     public List<Long> appendMessages(String sessionId, List<NewMessage> messages) {
         String id = Arguments.id(sessionId, "session id");
-        List<NewMessageRow> rows = Arguments.required(messages, "messages").stream().map(NewMessageRow::of).toList();
+        List<NewMessageRow> rows = Arguments.required(messages, "messages").stream().map(this::newRow).toList();
         if (rows.isEmpty()) {
             return List.of();
         }
@@ -327,31 +351,62 @@ public final class StateRepository implements AutoCloseable {
                 transaction -> appends.appendAll(transaction, sql, id, rows, timestamp));
     }
 
-    /** get_messages: every column, ordered by (timestamp, id); empty for an unknown session. */
+    /** get_messages(session_id): see {@link #getMessages(String, boolean)}. */
     public List<Message> getMessages(String sessionId) {
-        String id = Arguments.id(sessionId, "session id");
-        return database.read("reading the messages of session " + id, transaction -> messages.of(transaction, id));
-    }
-
-    /** Keyset page of a session's messages by (timestamp, id); cursor null = first page; limit ≥ 1. */
-    public Page<Message> getMessagesPage(String sessionId, @Nullable String cursor, int limit) {
-        String id = Arguments.id(sessionId, "session id");
-        int rows = Arguments.pageSize(limit);
-        Cursors.MessagePosition after = Cursors.messagesPosition(cursor);
-        return database.read("reading the messages of session " + id,
-                transaction -> messages.page(transaction, id, after, rows));
-    }
-
-    /** get_messages_as_conversation: the OpenAI chat shape, ordered by (timestamp, id). */
-    public List<ChatMessage> getMessagesAsConversation(String sessionId) {
-        String id = Arguments.id(sessionId, "session id");
-        return database.read("reading the conversation of session " + id,
-                transaction -> messages.conversation(transaction, id));
+        return getMessages(sessionId, false);
     }
 
     /**
-     * clear_messages: deletes the messages, zeroes message_count and tool_call_count (tokens and costs
-     * untouched); the session's conversation window goes with them.
+     * get_messages(session_id, include_inactive): every column; empty for an unknown session. Schema 17
+     * rules: live rows unless {@code includeInactive}, by id, content decoded; schema 6: every row by
+     * (timestamp, id), the stored text.
+     */
+    public List<Message> getMessages(String sessionId, boolean includeInactive) {
+        String id = Arguments.id(sessionId, "session id");
+        return database.read("reading the messages of session " + id,
+                transaction -> messages.of(transaction, id, includeInactive));
+    }
+
+    /** Keyset page of a session's messages in get_messages' order (live rows); cursor null = first page; limit ≥ 1. */
+    public Page<Message> getMessagesPage(String sessionId, @Nullable String cursor, int limit) {
+        return getMessagesPage(sessionId, cursor, limit, false);
+    }
+
+    /**
+     * Keyset page of a session's messages in get_messages' order, with its rows: by id under the rules of
+     * schema 17 (live rows unless {@code includeInactive}), by (timestamp, id) under schema 6's; cursor
+     * null = first page; limit ≥ 1.
+     */
+    public Page<Message> getMessagesPage(String sessionId, @Nullable String cursor, int limit, boolean includeInactive) {
+        String id = Arguments.id(sessionId, "session id");
+        int rows = Arguments.pageSize(limit);
+        Messages.PageStart start = Messages.PageStart.of(database.schema(), cursor);
+        return database.read("reading the messages of session " + id,
+                transaction -> messages.page(transaction, id, start, rows, includeInactive));
+    }
+
+    /** get_messages_as_conversation(session_id): the session's own live messages, see {@link #getMessagesAsConversation(String, ConversationOptions)}. */
+    public List<ChatMessage> getMessagesAsConversation(String sessionId) {
+        return getMessagesAsConversation(sessionId, ConversationOptions.DEFAULT);
+    }
+
+    /**
+     * get_messages_as_conversation(session_id, include_ancestors, include_inactive): the OpenAI chat shape.
+     * Schema 17 rules: by id, live rows unless asked, the parent chain from its root when asked (a user
+     * turn replayed at a resume left out), content decoded, user and assistant text without the recalled
+     * memory block and stripped, the background review's turns left out. Schema 6: the session's rows by
+     * (timestamp, id), as stored (the options change nothing there).
+     */
+    public List<ChatMessage> getMessagesAsConversation(String sessionId, ConversationOptions options) {
+        String id = Arguments.id(sessionId, "session id");
+        ConversationOptions chosen = Arguments.required(options, "options");
+        return database.read("reading the conversation of session " + id,
+                transaction -> messages.conversation(transaction, id, chosen));
+    }
+
+    /**
+     * clear_messages: deletes every message (live or not), zeroes message_count and tool_call_count
+     * (tokens, costs and rewind_count untouched); the session's conversation window goes with them.
      */
     public void clearMessages(String sessionId) {
         String id = Arguments.id(sessionId, "session id");
@@ -359,6 +414,135 @@ public final class StateRepository implements AutoCloseable {
             windows.forget(transaction, List.of(id));
             return messages.clear(transaction, id);
         });
+    }
+
+    /**
+     * rewind_to_message: hides the user message {@code targetMessageId} and every later live row of the
+     * session (kept on disk, inactive; message_count unchanged) and adds 1 to rewind_count, even when
+     * nothing was left to hide. Returns how many rows it hid, the target as it was, and the new last live id.
+     *
+     * @throws InvalidArgumentException the target is not a message of the session or not a user message,
+     *                                  or the store is not at schema 17; nothing is written
+     */
+    public RewindResult rewindToMessage(String sessionId, long targetMessageId) {
+        String id = Arguments.id(sessionId, "session id");
+        return database.write("rewinding session " + id, transaction -> edits.rewind(transaction, id, targetMessageId));
+    }
+
+    /** restore_rewound: every inactive row of the session from {@code sinceMessageId} on is live again; returns how many. */
+    public int restoreRewound(String sessionId, long sinceMessageId) {
+        String id = Arguments.id(sessionId, "session id");
+        return database.write("restoring the rewound messages of session " + id,
+                transaction -> edits.restore(transaction, id, sinceMessageId));
+    }
+
+    /**
+     * list_recent_user_messages: the session's newest user messages first, at most {@code limit} (negative:
+     * all), live ones unless {@code includeInactive}, each with its id, timestamp and one-line preview.
+     */
+    public List<RecentUserMessage> listRecentUserMessages(String sessionId, int limit, boolean includeInactive) {
+        String id = Arguments.id(sessionId, "session id");
+        return database.read("listing the recent user messages of session " + id,
+                transaction -> messages.recentUserMessages(transaction, id, limit, includeInactive));
+    }
+
+    /** has_archived_messages: the session has an inactive row (rewound, or archived by a compaction). */
+    public boolean hasArchivedMessages(String sessionId) {
+        String id = Arguments.id(sessionId, "session id");
+        return database.read("looking for archived messages of session " + id,
+                transaction -> messages.hasInactive(transaction, id));
+    }
+
+    /** has_platform_message_id: a message of the session carries this platform message id. */
+    public boolean hasPlatformMessageId(String sessionId, String platformMessageId) {
+        String id = Arguments.id(sessionId, "session id");
+        String platformId = Arguments.text(platformMessageId, "platform message id");
+        return database.read("looking for a platform message id in session " + id,
+                transaction -> messages.hasPlatformMessageId(transaction, id, platformId));
+    }
+
+    /**
+     * replace_messages: in one transaction the session's messages (only its live ones when
+     * {@code activeOnly}) are deleted and {@code replacement} written as its live transcript; message_count
+     * and tool_call_count count the new rows. As in the agent, the reasoning fields are kept on assistant
+     * messages only, and a message without a timestamp gets the write's time, each a microsecond after the
+     * last. The session's conversation window is forgotten with the transcript.
+     *
+     * @throws dev.hermes.state.ConstraintViolationException messages for an unknown session; nothing is written
+     */
+    public void replaceMessages(String sessionId, List<NewMessage> replacement, boolean activeOnly) {
+        String id = Arguments.id(sessionId, "session id");
+        List<NewMessageRow> rows = transcriptRows(replacement);
+        double now = now();
+        MessageAppends.Sql sql = appends.sql(database.renderer(), database.schema());
+        database.write("replacing the messages of session " + id, transaction -> {
+            windows.forget(transaction, List.of(id));
+            return edits.replace(transaction, appends, sql, id, rows, activeOnly, now);
+        });
+    }
+
+    /**
+     * archive_and_compact: in one transaction every live message of the session is archived (inactive and
+     * compacted: out of the transcript, still found by search) and {@code compacted} written as its live
+     * transcript (rows as in {@link #replaceMessages}); message_count and tool_call_count count them.
+     * Returns the number of live messages now.
+     *
+     * @throws dev.hermes.state.ConstraintViolationException messages for an unknown session; nothing is written
+     */
+    public int archiveAndCompact(String sessionId, List<NewMessage> compacted) {
+        String id = Arguments.id(sessionId, "session id");
+        List<NewMessageRow> rows = transcriptRows(compacted);
+        double now = now();
+        MessageAppends.Sql sql = appends.sql(database.renderer(), database.schema());
+        return database.write("compacting session " + id,
+                transaction -> edits.archiveAndCompact(transaction, appends, sql, id, rows, now));
+    }
+
+    /** get_messages_around with the agent's window of 5: see {@link #getMessagesAround(String, long, int)}. */
+    public MessagesAround getMessagesAround(String sessionId, long aroundMessageId) {
+        return getMessagesAround(sessionId, aroundMessageId, 5);
+    }
+
+    /**
+     * get_messages_around: up to {@code window} messages (negative: 0) before the message
+     * {@code aroundMessageId}, it, and up to {@code window} after, by id, live or not, with how many came
+     * before and after it; empty when it is not a message of the session.
+     */
+    public MessagesAround getMessagesAround(String sessionId, long aroundMessageId, int window) {
+        String id = Arguments.id(sessionId, "session id");
+        return database.read("reading the messages of session " + id,
+                transaction -> around.around(transaction, id, aroundMessageId, window));
+    }
+
+    /** get_anchored_view with the agent's defaults: window 5, bookend 3, user and assistant messages. */
+    public AnchoredView getAnchoredView(String sessionId, long aroundMessageId) {
+        return getAnchoredView(sessionId, aroundMessageId, 5, 3, List.of("user", "assistant"));
+    }
+
+    /**
+     * get_anchored_view: the window of {@link #getMessagesAround} with only the messages of {@code keepRoles}
+     * (null: every role) but always the anchor, plus the session's first and last {@code bookend} messages
+     * of those roles with content, outside the window.
+     */
+    public AnchoredView getAnchoredView(String sessionId, long aroundMessageId, int window, int bookend,
+                                        @Nullable Collection<String> keepRoles) {
+        String id = Arguments.id(sessionId, "session id");
+        List<String> roles = keepRoles == null ? null : keepRoles.stream()
+                .map(role -> Arguments.text(role, "role")).toList();
+        return database.read("reading the messages of session " + id,
+                transaction -> around.anchored(transaction, id, aroundMessageId, window, bookend, roles));
+    }
+
+    /** A message's row as the store's rules write it (checked before any write). */
+    private NewMessageRow newRow(@Nullable NewMessage message) {
+        return NewMessageRow.of(message, database.schema(), backend.storesNulInText());
+    }
+
+    /** The rows of a rewritten transcript: the agent keeps the reasoning fields on assistant messages only. */
+    private List<NewMessageRow> transcriptRows(@Nullable List<NewMessage> transcript) {
+        return Arguments.required(transcript, "messages").stream()
+                .map(message -> newRow(MessageEdits.forTranscript(Arguments.required(message, "message"))))
+                .toList();
     }
 
     // ------------------------------------------------------------------ conversation windows
@@ -395,7 +579,7 @@ public final class StateRepository implements AutoCloseable {
         String id = Arguments.id(conversationId, "conversation id");
         String sessionSource = Arguments.label(source, "source");
         List<Windows.Entry> entries = Arguments.required(window, "window").stream()
-                .map(entry -> new Windows.Entry(NewMessageRow.of(Arguments.required(entry, "window entry").message()),
+                .map(entry -> new Windows.Entry(newRow(Arguments.required(entry, "window entry").message()),
                         entry.storedId()))
                 .toList();
         double now = now();

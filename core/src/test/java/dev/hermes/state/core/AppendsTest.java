@@ -45,7 +45,7 @@ class AppendsTest extends FreshStoreTest {
         for (int i : new int[] {0, 2, 5}) {
             Message full = messages.get(i);
             assertEquals("s1", full.sessionId());
-            assertEquals("all set", full.content());
+            assertEquals("all set", full.text());
             assertEquals("call_9", full.toolCallId());
             assertEquals(List.of(MessagesTest.CALL), full.toolCalls());
             assertEquals("terminal", full.toolName());
@@ -58,7 +58,7 @@ class AppendsTest extends FreshStoreTest {
         for (int i : new int[] {1, 3, 4}) {
             Message bare = messages.get(i);
             assertEquals("user", bare.role());
-            assertNull(bare.content());
+            assertNull(bare.text());
             assertNull(bare.toolCallId());
             assertNull(bare.toolCalls());
             assertNull(bare.toolName());

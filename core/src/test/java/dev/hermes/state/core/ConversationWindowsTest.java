@@ -56,7 +56,7 @@ class ConversationWindowsTest {
     }
 
     private static List<String> contents(List<Message> messages) {
-        return messages.stream().map(Message::content).toList();
+        return messages.stream().map(Message::text).toList();
     }
 
     @Test
@@ -123,14 +123,14 @@ class ConversationWindowsTest {
             }
             assertEquals(1201, store.saveConversationWindow("big", "spring-ai", many).appended());
             List<Message> loaded = store.loadConversationWindow("big");
-            assertEquals(many.stream().map(entry -> entry.message().content()).toList(), contents(loaded));
+            assertEquals(many.stream().map(entry -> entry.message().text()).toList(), contents(loaded));
 
             SavedWindow saved = store.saveConversationWindow("big", "spring-ai",
                     plus(kept(loaded.subList(1, 1201)), fresh("user", "message 1201")));
             assertEquals(1, saved.appended());
             assertFalse(saved.continuedInChild());
             assertEquals(1201, store.loadConversationWindow("big").size());
-            assertEquals("message 1", store.loadConversationWindow("big").get(0).content());
+            assertEquals("message 1", store.loadConversationWindow("big").get(0).text());
             assertEquals(1202, store.messageCount("big"));
         }
     }

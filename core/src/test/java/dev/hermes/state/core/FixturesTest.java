@@ -139,8 +139,8 @@ class FixturesTest {
 
         Message longest = store.getMessages("20260312_091723_9a58a3").stream()
                 .filter(message -> message.id() == 55).findFirst().orElseThrow();
-        assertEquals(102_400, longest.content().length());
-        assertEquals(102_367, longest.content().indexOf("ENDMARKER_7f3a"));
+        assertEquals(102_400, longest.text().length());
+        assertEquals(102_367, longest.text().indexOf("ENDMARKER_7f3a"));
         for (LineageNode node : store.lineageTree(L1)) {
             assertEquals("cli", node.session().source());
         }

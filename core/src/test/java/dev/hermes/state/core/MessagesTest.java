@@ -121,10 +121,10 @@ class MessagesTest extends FreshStoreTest {
         assertEquals(3, messages.size());
         assertNull(messages.get(0).toolCalls());
         assertEquals(List.of(), messages.get(1).toolCalls());          // undecodable → empty list
-        assertEquals("", messages.get(1).content());
+        assertEquals("", messages.get(1).text());
         assertEquals(List.of(Map.of("id", "c9")), messages.get(2).toolCalls());
         assertEquals("{\"k\": 1}", messages.get(2).reasoningDetails()); // stays text
-        assertNull(messages.get(2).content());
+        assertNull(messages.get(2).text());
         assertEquals(Instant.parse("2026-03-10T09:01:40.500Z"), messages.get(1).timestamp());
     }
 
@@ -136,9 +136,9 @@ class MessagesTest extends FreshStoreTest {
                 "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('s1', 'user', 'early-c', 100.0)",
                 "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('s1', 'user', 'first', 50.0)");
         assertEquals(List.of("first", "early-b", "early-c", "late"),
-                store.getMessages("s1").stream().map(Message::content).toList());
+                store.getMessages("s1").stream().map(Message::text).toList());
         assertEquals(List.of("first", "early-b", "early-c", "late"),
-                store.getMessagesAsConversation("s1").stream().map(ChatMessage::content).toList());
+                store.getMessagesAsConversation("s1").stream().map(ChatMessage::text).toList());
     }
 
     @Test
@@ -205,7 +205,7 @@ class MessagesTest extends FreshStoreTest {
         assertEquals(List.of(2L, 3L, 4L), ids);
         assertEquals(4, session().messageCount());
         assertEquals(2, session().toolCallCount());
-        assertEquals(List.of("before", "one", "two", "three"), store.getMessages("s1").stream().map(Message::content).toList());
+        assertEquals(List.of("before", "one", "two", "three"), store.getMessages("s1").stream().map(Message::text).toList());
         assertEquals(List.of(), store.appendMessages("s1", List.of()));
     }
 
@@ -232,13 +232,13 @@ class MessagesTest extends FreshStoreTest {
         int pages = 0;
         do {
             Page<Message> page = store.getMessagesPage("s1", cursor.orElse(null), 3);
-            page.items().forEach(message -> seen.add(message.content()));
+            page.items().forEach(message -> seen.add(message.text()));
             cursor = page.nextCursor();
             pages++;
         } while (cursor.isPresent());
         assertEquals(List.of("m0", "m1", "m2", "m3", "tie-a", "tie-b", "m4", "m5", "m6"), seen);
         assertEquals(3, pages);
-        assertEquals(store.getMessages("s1").stream().map(Message::content).toList(), seen);
+        assertEquals(store.getMessages("s1").stream().map(Message::text).toList(), seen);
         assertThrows(InvalidArgumentException.class, () -> store.getMessagesPage("s1", "garbage!", 3));
         assertThrows(InvalidArgumentException.class, () -> store.getMessagesPage("s1", null, 0));
     }

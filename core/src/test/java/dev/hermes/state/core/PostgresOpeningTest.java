@@ -80,7 +80,7 @@ class PostgresOpeningTest {
         try (StateRepository reader = byUrl().readOnly(true).build()) {
             assertTrue(reader.isReadOnly());
             assertEquals(1, reader.messageCount("s1"));
-            assertEquals("hello from the writer", reader.getMessages("s1").get(0).content());
+            assertEquals("hello from the writer", reader.getMessages("s1").get(0).text());
             StateIOException refused = assertThrows(StateIOException.class, () -> reader.createSession("s2", "cli"));
             assertTrue(refused.getMessage().contains("read-only"), refused.getMessage());
         }
@@ -139,7 +139,7 @@ class PostgresOpeningTest {
         try (StateRepository byUrl = byUrl().readOnly(true).build()) {
             assertTrue(byUrl.describe().contains(postgres.schema()), byUrl.describe());
             assertFalse(byUrl.describe().contains(postgres.password()), byUrl.describe());
-            assertEquals("written through the application's pool", byUrl.getMessages("s1").get(0).content());
+            assertEquals("written through the application's pool", byUrl.getMessages("s1").get(0).text());
         }
     }
 

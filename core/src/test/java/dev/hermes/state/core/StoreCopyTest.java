@@ -243,7 +243,7 @@ class StoreCopyTest {
             from.createSession("s1", "cli");
             from.appendMessage("s1", NewMessage.of("tool", "before\u0000after"));
             assertTrue(from.copyTo(to, CopyOptions.intoEmpty(), null).verified());
-            assertEquals("before\u0000after", to.getMessages("s1").get(0).content());
+            assertEquals("before\u0000after", to.getMessages("s1").get(0).text());
         }
     }
 
@@ -287,7 +287,7 @@ class StoreCopyTest {
     }
 
     private static List<String> contents(List<Message> messages) {
-        return messages.stream().map(Message::content).toList();
+        return messages.stream().map(Message::text).toList();
     }
 
     /** Every row, every column as the driver returns it (integers as Long). */

@@ -92,7 +92,7 @@ class StoreSearchTest {
                 }
                 List<Long> ids = store.appendMessages(session, batch);
                 for (int i = 0; i < ids.size(); i++) {
-                    (i % 2 == 0 ? deployments : migrations).put(ids.get(i), batch.get(i).content());
+                    (i % 2 == 0 ? deployments : migrations).put(ids.get(i), batch.get(i).text());
                 }
             }
             List<Long> allDeployments = List.copyOf(deployments.keySet());

@@ -96,13 +96,13 @@ public final class LangChain4jMessages {
         return switch (row.role()) {
             case USER -> UserMessage.from(textOf(row));
             case SYSTEM -> {
-                if (row.content() == null || row.content().isBlank()) {
+                if (row.text() == null || row.text().isBlank()) {
                     throw new InvalidArgumentException("Message " + row.id() + " of session " + row.sessionId()
                             + " is a system message without text, which LangChain4j cannot hold");
                 }
-                yield SystemMessage.from(row.content());
+                yield SystemMessage.from(row.text());
             }
-            case ASSISTANT -> AiMessage.builder().text(row.content()).thinking(row.reasoning())
+            case ASSISTANT -> AiMessage.builder().text(row.text()).thinking(row.reasoning())
                     .toolExecutionRequests(ToolCall.fromHermes(row.toolCalls(), row.id()).stream()
                             .map(call -> ToolExecutionRequest.builder().id(call.id()).name(call.name())
                                     .arguments(call.arguments()).build())
@@ -115,6 +115,6 @@ public final class LangChain4jMessages {
     }
 
     private static String textOf(Message row) {
-        return row.content() == null ? "" : row.content();
+        return row.content() == null ? "" : row.text();
     }
 }

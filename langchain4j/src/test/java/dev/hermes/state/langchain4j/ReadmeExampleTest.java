@@ -74,11 +74,11 @@ class ReadmeExampleTest {
             assertEquals("langchain4j", store.getSession("ticket-4711").orElseThrow().source());
             List<Message> rows = store.getMessages("ticket-4711");
             assertEquals(List.of("user", "assistant", "tool", "assistant"), rows.stream().map(Message::role).toList());
-            assertEquals("Why does the export hang?", rows.get(0).content());
+            assertEquals("Why does the export hang?", rows.get(0).text());
             assertEquals("call_1", rows.get(2).toolCallId());
             assertEquals("search_past_conversations", rows.get(2).toolName());
-            assertTrue(rows.get(2).content().contains(">>>export<<< >>>hangs<<<"), rows.get(2).content());
-            assertEquals("Seen before, in 20260301_090000_aaaaaa.", rows.get(3).content());
+            assertTrue(rows.get(2).text().contains(">>>export<<< >>>hangs<<<"), rows.get(2).text());
+            assertEquals("Seen before, in 20260301_090000_aaaaaa.", rows.get(3).text());
             assertEquals(1, store.getSession("ticket-4711").orElseThrow().toolCallCount());
             // what the memory returns after the restart is the conversation as said
             List<ChatMessage> window = new HermesChatMemoryStore(store).getMessages("ticket-4711");

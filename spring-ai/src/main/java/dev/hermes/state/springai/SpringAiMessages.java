@@ -108,14 +108,14 @@ public final class SpringAiMessages {
         return switch (row.role()) {
             case USER -> new UserMessage(textOf(row));
             case SYSTEM -> new SystemMessage(textOf(row));
-            case ASSISTANT -> AssistantMessage.builder().content(row.content())
+            case ASSISTANT -> AssistantMessage.builder().content(row.text())
                     .toolCalls(ToolCall.fromHermes(row.toolCalls(), row.id()).stream()
                             .map(call -> new AssistantMessage.ToolCall(call.id(), call.type(), call.name(), call.arguments()))
                             .toList())
                     .build();
             case TOOL -> ToolResponseMessage.builder()
                     .responses(group.stream()
-                            .map(tool -> new ToolResponseMessage.ToolResponse(tool.toolCallId(), tool.toolName(), tool.content()))
+                            .map(tool -> new ToolResponseMessage.ToolResponse(tool.toolCallId(), tool.toolName(), tool.text()))
                             .toList())
                     .build();
             default -> throw new InvalidArgumentException("Message " + row.id() + " of session " + row.sessionId()
@@ -124,7 +124,7 @@ public final class SpringAiMessages {
     }
 
     private static String textOf(dev.hermes.state.core.model.Message row) {
-        return row.content() == null ? "" : row.content();
+        return row.content() == null ? "" : row.text();
     }
 
     private static void refuseMedia(boolean noMedia, String role) {

@@ -76,7 +76,7 @@ public final class Fingerprints {
         expect(problems, "ranks 1-20", RANKS_1_TO_20, vocabulary.words().subList(0, 20));
         expect(problems, "ranks 1999-2007", RANKS_1999_TO_2007, vocabulary.words().subList(1998, 2007));
         expect(problems, "Zipf total weight", ZIPF_TOTAL_WEIGHT, sampler.totalWeight());
-        expect(problems, "first W1 message", FIRST_MESSAGE, plan.appends().get(0).message().content());
+        expect(problems, "first W1 message", FIRST_MESSAGE, plan.appends().get(0).message().text());
         SizeFingerprint published = published(plan.sessions(), plan.messagesPerSession());
         if (published != null) {
             expect(problems, "W1 content SHA-256", published.contentSha256(), plan.contentSha256());

@@ -159,7 +159,7 @@ public final class IngestPlan {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             for (Append append : appends) {
-                digest.update(append.message().content().getBytes(StandardCharsets.UTF_8));
+                digest.update(append.message().text().getBytes(StandardCharsets.UTF_8));
                 digest.update((byte) '\n');
             }
             return HexFormat.of().formatHex(digest.digest());
@@ -172,7 +172,7 @@ public final class IngestPlan {
     public long totalContentCharacters() {
         long total = 0;
         for (Append append : appends) {
-            total += append.message().content().length();
+            total += append.message().text().length();
         }
         return total;
     }

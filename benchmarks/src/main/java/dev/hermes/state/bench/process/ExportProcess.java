@@ -120,7 +120,8 @@ public final class ExportProcess {
                 json.writeNumberField("id", m.id());
                 json.writeStringField("session_id", m.sessionId());
                 json.writeStringField("role", m.role());
-                json.writeStringField("content", m.content());
+                json.writeFieldName("content");
+                JSON.writeValue(json, m.content() == null ? null : m.content().value());
                 json.writeStringField("tool_call_id", m.toolCallId());
                 json.writeFieldName("tool_calls");
                 JSON.writeValue(json, m.toolCalls());

@@ -264,7 +264,7 @@ public final class RawJdbcStore implements RawStore {
             throws SQLException {
         insert.setString(1, sessionId);
         insert.setString(2, message.role());
-        insert.setString(3, message.content());
+        insert.setString(3, message.text());
         insert.setString(4, message.toolCallId());
         insert.setString(5, jsonOrNull(message.toolCalls()));
         insert.setString(6, message.toolName());

@@ -83,7 +83,7 @@ class GeneratorFingerprintTest {
             assertEquals("trasoux docker giwal jiki joukechet stouhain covoun doupes saigun ginim wune foulil "
                     + "stouhain chajo covoun kaile kumit dofoux lupitrait cubrai stoujit sistefout zaizam rafu serai "
                     + "kousar vimitat busaix vosai covoun juroun fubadum wune wune wune poufouten faimaix wune covoun "
-                    + "stouhain", first.message().content());
+                    + "stouhain", first.message().text());
         }
     }
 
@@ -118,11 +118,11 @@ class GeneratorFingerprintTest {
                 12549, 12797, 12902, 13176, 14770, 15425, 16781, 17216, 17361, 18037, 18613, 19523}, quick.quasarOrdinals());
         for (IngestPlan plan : List.of(quick, full)) {
             long occurrences = plan.appends().stream()
-                    .mapToLong(a -> List.of(a.message().content().split(" ")).stream().filter("quasar"::equals).count())
+                    .mapToLong(a -> List.of(a.message().text().split(" ")).stream().filter("quasar"::equals).count())
                     .sum();
             assertEquals(25, occurrences);
             for (int ordinal : plan.quasarOrdinals()) {
-                assertTrue(plan.appends().get(ordinal).message().content().contains("quasar"));
+                assertTrue(plan.appends().get(ordinal).message().text().contains("quasar"));
             }
         }
     }
@@ -177,7 +177,7 @@ class GeneratorFingerprintTest {
 
     @Test
     void quickMatchCountsEqualTheAppendix(@TempDir Path scratch) throws Exception {
-        List<String> contents = quick.appends().stream().map(a -> a.message().content()).toList();
+        List<String> contents = quick.appends().stream().map(a -> a.message().text()).toList();
         Map<String, Long> counts = MatchCounts.ofContents(contents, scratch);
         assertEquals(60, counts.size());
         for (SearchCase searchCase : SearchCases.ALL) {

@@ -12,6 +12,7 @@ import dev.hermes.state.cli.view.LineageView;
 import dev.hermes.state.cli.view.SessionListView;
 import dev.hermes.state.cli.view.SessionView;
 import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.model.LineageNode;
 import dev.hermes.state.core.model.ListSessionsQuery;
 import dev.hermes.state.core.model.RichSession;
@@ -99,13 +100,15 @@ public final class SessionsCommand implements Callable<Integer> {
              @Option(names = "--full", description = "Print long messages whole (default: the first "
                      + SessionView.DEFAULT_MAX_CHARS + " characters).") boolean full) {
         SessionExport export;
+        boolean v17;
         try (StateRepository store = cli.openExisting()) {
             String id = SessionRefs.byIdOrTitle(store, reference);
             export = store.exportSession(id)
                     .orElseThrow(() -> new InvalidArgumentException("Session " + id + " was deleted meanwhile"));
+            v17 = store.schemaRules() == StoreSchema.Rules.V17;
         }
         if (cli.json()) {
-            cli.printJson(HermesShapes.export(export));
+            cli.printJson(HermesShapes.export(export, v17));
             return CommandContext.OK;
         }
         SessionView.render(export.session(), export.messages(), cli.times(), cli.highlighter(),
@@ -314,7 +317,7 @@ public final class SessionsCommand implements Callable<Integer> {
                 String id = SessionRefs.byIdOrTitle(store, reference);
                 SessionExport export = store.exportSession(id)
                         .orElseThrow(() -> new InvalidArgumentException("Session " + id + " was deleted meanwhile"));
-                writeLine(json, export, written);
+                writeLine(json, export, store.schemaRules() == StoreSchema.Rules.V17, written);
             } else {
                 exportAll(store, source, json, written);
             }
@@ -340,9 +343,10 @@ public final class SessionsCommand implements Callable<Integer> {
 
     private void exportAll(StateRepository store, String source, JsonGenerator json, long[] written) {
         long total = store.sessionCount(source);
+        boolean v17 = store.schemaRules() == StoreSchema.Rules.V17;
         try (ProgressBar progress = ProgressBar.counting(cli.err(), cli.progressWanted(), "exporting", total)) {
             store.exportAll(source, export -> {
-                writeLine(json, export, written);
+                writeLine(json, export, v17, written);
                 progress.advance(1);
                 if (cli.out().checkError()) {
                     throw new OutputClosed();
@@ -356,9 +360,9 @@ public final class SessionsCommand implements Callable<Integer> {
         }
     }
 
-    private static void writeLine(JsonGenerator json, SessionExport export, long[] written) {
+    private static void writeLine(JsonGenerator json, SessionExport export, boolean v17, long[] written) {
         try {
-            Json.write(json, HermesShapes.export(export));
+            Json.write(json, HermesShapes.export(export, v17));
             json.writeRaw('\n');
         } catch (IOException e) {
             throw new UncheckedIOException(e);

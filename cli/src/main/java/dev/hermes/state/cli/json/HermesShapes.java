@@ -56,13 +56,23 @@ public final class HermesShapes {
         return row;
     }
 
-    /** A {@code messages} row ({@code get_messages}): tool_calls decoded, the reasoning JSON columns as text. */
+    /** A {@code messages} row ({@code get_messages}) as the agent of schema 6 returns it: see {@link #message(Message, boolean)}. */
     public static Map<String, Object> message(Message m) {
+        return message(m, false);
+    }
+
+    /**
+     * A {@code messages} row ({@code get_messages}): every column, tool_calls decoded, the other JSON
+     * columns as text, content as its text or (schema 17) its decoded list or dict. {@code v17}: the
+     * agent of schema 17's row, with its six later columns, in the order of the agent's own table, the
+     * flags as the integers it stores.
+     */
+    public static Map<String, Object> message(Message m, boolean v17) {
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("id", m.id());
         row.put("session_id", m.sessionId());
         row.put("role", m.role());
-        row.put("content", m.content());
+        row.put("content", m.content() == null ? null : m.content().value());
         row.put("tool_call_id", m.toolCallId());
         row.put("tool_calls", m.toolCalls());
         row.put("tool_name", m.toolName());
@@ -70,13 +80,27 @@ public final class HermesShapes {
         row.put("token_count", m.tokenCount());
         row.put("finish_reason", m.finishReason());
         row.put("reasoning", m.reasoning());
+        if (v17) {
+            row.put("reasoning_content", m.reasoningContent());
+        }
         row.put("reasoning_details", m.reasoningDetails());
         row.put("codex_reasoning_items", m.codexReasoningItems());
+        if (v17) {
+            row.put("codex_message_items", m.codexMessageItems());
+            row.put("platform_message_id", m.platformMessageId());
+            row.put("observed", m.observed() ? 1L : 0L);
+            row.put("active", m.active() ? 1L : 0L);
+            row.put("compacted", m.compacted() ? 1L : 0L);
+        }
         return row;
     }
 
     public static List<Map<String, Object>> messages(List<Message> messages) {
-        return shapedEach(messages, HermesShapes::message);
+        return messages(messages, false);
+    }
+
+    public static List<Map<String, Object>> messages(List<Message> messages, boolean v17) {
+        return shapedEach(messages, message -> message(message, v17));
     }
 
     public static List<Map<String, Object>> sessions(List<Session> sessions) {
@@ -129,10 +153,15 @@ public final class HermesShapes {
         return shapedEach(hits, HermesShapes::hit);
     }
 
-    /** An {@code export_session} dict: every session column plus {@code messages}. */
+    /** An {@code export_session} dict: every session column plus {@code messages} (the rows of schema 6). */
     public static Map<String, Object> export(SessionExport e) {
+        return export(e, false);
+    }
+
+    /** An {@code export_session} dict: every session column plus {@code messages}, rows as {@link #message(Message, boolean)}. */
+    public static Map<String, Object> export(SessionExport e, boolean v17) {
         Map<String, Object> row = session(e.session());
-        row.put("messages", messages(e.messages()));
+        row.put("messages", messages(e.messages(), v17));
         return row;
     }
 

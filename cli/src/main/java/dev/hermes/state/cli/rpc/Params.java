@@ -39,6 +39,21 @@ final class Params {
         return string(name);
     }
 
+    /** True when the caller gave the parameter (even as null). */
+    boolean has(String name) {
+        return values.containsKey(name);
+    }
+
+    /** An integer parameter without default; it must not be null. */
+    long requiredLong(String name) {
+        require(name);
+        Long value = optionalLong(name);
+        if (value == null) {
+            throw wrongType(name, "an integer", null);
+        }
+        return value;
+    }
+
     /** A string or null; null when absent. */
     String string(String name) {
         Object value = values.get(name);

@@ -15,7 +15,8 @@ final class StoreMethods {
         // ---- export, delete, prune
         methods.add("export_session", List.of("session_id"), p -> {
             String id = p.requiredString("session_id");
-            return store -> store.get().exportSession(id).map(HermesShapes::export).orElse(null);
+            return store -> store.get().exportSession(id).map(export -> HermesShapes.export(export, MessageMethods.v17(store.get())))
+                    .orElse(null);
         });
         methods.add("export_all", List.of("source"), p -> {
             String source = p.string("source");
@@ -23,7 +24,8 @@ final class StoreMethods {
                 // Hermes returns one list; a response is one JSON line, so it is built in memory here.
                 // The streaming export is the command line's `sessions export`.
                 List<Map<String, Object>> exports = new ArrayList<>();
-                store.get().exportAll(source, export -> exports.add(HermesShapes.export(export)));
+                boolean v17 = MessageMethods.v17(store.get());
+                store.get().exportAll(source, export -> exports.add(HermesShapes.export(export, v17)));
                 return exports;
             };
         });

@@ -6,7 +6,9 @@ import dev.hermes.state.cli.text.Highlighter;
 import dev.hermes.state.cli.text.Table;
 import dev.hermes.state.cli.text.Times;
 import dev.hermes.state.core.model.Message;
+import dev.hermes.state.core.model.MessageContent;
 import dev.hermes.state.core.model.Session;
+import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -32,8 +34,9 @@ public final class SessionView {
             if (message.reasoning() != null && !message.reasoning().isBlank()) {
                 lines.add(INDENT + style.dim("(reasoning) " + Table.singleLine(cut(message.reasoning(), 200))));
             }
-            if (message.content() != null && !message.content().isEmpty()) {
-                for (String line : cut(message.content(), maxChars).split("\\R", -1)) {
+            String text = displayText(message.content());
+            if (!text.isEmpty()) {
+                for (String line : cut(text, maxChars).split("\\R", -1)) {
                     lines.add(INDENT + line);
                 }
             }
@@ -72,6 +75,28 @@ public final class SessionView {
             lines.add("  " + line);
         }
         return lines;
+    }
+
+    /**
+     * What a message says, as lines of text: its text; for multimodal content each text part, and each
+     * other part by its type in brackets ({@code [image_url]}); a dict as its JSON.
+     */
+    static String displayText(@Nullable MessageContent content) {
+        if (content == null) {
+            return "";
+        }
+        if (!(content instanceof MessageContent.Structured structured) || !(structured.value() instanceof List<?> parts)) {
+            return content.plainText();
+        }
+        List<String> shown = new ArrayList<>();
+        for (Object part : parts) {
+            if (part instanceof Map<?, ?> map && "text".equals(map.get("type")) && map.get("text") instanceof String text) {
+                shown.add(text);
+            } else {
+                shown.add("[" + (part instanceof Map<?, ?> map && map.get("type") != null ? map.get("type") : "part") + "]");
+            }
+        }
+        return String.join("\n", shown);
     }
 
     private static String cost(Session s) {

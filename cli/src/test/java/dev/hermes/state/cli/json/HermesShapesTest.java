@@ -2,6 +2,7 @@ package dev.hermes.state.cli.json;
 
 import dev.hermes.state.core.model.LineageNode;
 import dev.hermes.state.core.model.Message;
+import dev.hermes.state.core.model.MessageContent;
 import dev.hermes.state.core.model.RichSession;
 import dev.hermes.state.core.model.SearchHit;
 import dev.hermes.state.core.model.Session;
@@ -34,8 +35,9 @@ class HermesShapesTest {
     }
 
     static Message message() {
-        return new Message(3, "s1", "assistant", "", null, List.of(Map.of("id", "call_1")), null, STARTED,
-                null, "tool_calls", "thinking", "[{\"type\": \"summary\"}]", null);
+        return new Message(3, "s1", "assistant", new MessageContent.Text(""), null, List.of(Map.of("id", "call_1")), null,
+                STARTED, null, "tool_calls", "thinking", "[{\"type\": \"summary\"}]", null, null, null, null, false, true,
+                false);
     }
 
     @Test

@@ -47,18 +47,38 @@ public final class MessageAppends {
 
     private static final PreparedQuery BUMP_COUNTERS = PreparedQuery.of(MessageAppends::bumpCounters,
             "messageCount", "toolCallCount", "sessionId");
-    private static final PreparedQuery INSERT_RETURNING_ID = PreparedQuery.of(() -> returningId(DSL.insertInto(MESSAGES)
-                    .columns(columns())
-                    .values(values(DSL.param("sessionId", SQLDataType.CLOB), false))),
-            "sessionId", "role", "content", "toolCallId", "toolCalls", "toolName", "timestamp", "tokenCount",
-            "finishReason", "reasoning", "reasoningDetails", "codexReasoningItems");
-    private static final PreparedQuery BUMP_AND_INSERT = PreparedQuery.of(() -> DSL.resultQuery("with {0} as ({1} returning {2}) {3}",
-                    BUMPED, bumpCounters(), SESSIONS.ID,
-                    returningId(DSL.insertInto(MESSAGES).columns(columns()).select(DSL
-                            .select(values(DSL.field(DSL.name(BUMPED.last(), SESSIONS.ID.getName()), SQLDataType.CLOB), true))
-                            .from(DSL.table(BUMPED))))),
-            "messageCount", "toolCallCount", "sessionId", "role", "content", "toolCallId", "toolCalls", "toolName",
+    /** The values of a row of schema 6 after its session id, in the order of {@link #columns}. */
+    private static final List<String> ROW_V6 = List.of("role", "content", "toolCallId", "toolCalls", "toolName",
             "timestamp", "tokenCount", "finishReason", "reasoning", "reasoningDetails", "codexReasoningItems");
+    /** The same for schema 17: the agent's own column order. */
+    private static final List<String> ROW_V17 = List.of("role", "content", "toolCallId", "toolCalls", "toolName",
+            "timestamp", "tokenCount", "finishReason", "reasoning", "reasoningContent", "reasoningDetails",
+            "codexReasoningItems", "codexMessageItems", "platformMessageId", "observed");
+    private static final PreparedQuery INSERT_RETURNING_ID_V6 = insertReturningId(false);
+    private static final PreparedQuery INSERT_RETURNING_ID_V17 = insertReturningId(true);
+    private static final PreparedQuery BUMP_AND_INSERT_V6 = bumpAndInsert(false);
+    private static final PreparedQuery BUMP_AND_INSERT_V17 = bumpAndInsert(true);
+
+    private static PreparedQuery insertReturningId(boolean v17) {
+        List<String> parameters = new ArrayList<>();
+        parameters.add("sessionId");
+        parameters.addAll(v17 ? ROW_V17 : ROW_V6);
+        return PreparedQuery.of(() -> returningId(DSL.insertInto(MESSAGES)
+                .columns(columns(v17))
+                .values(values(DSL.param("sessionId", SQLDataType.CLOB), false, v17))), parameters.toArray(String[]::new));
+    }
+
+    private static PreparedQuery bumpAndInsert(boolean v17) {
+        List<String> parameters = new ArrayList<>(List.of("messageCount", "toolCallCount", "sessionId"));
+        parameters.addAll(v17 ? ROW_V17 : ROW_V6);
+        return PreparedQuery.of(() -> DSL.resultQuery("with {0} as ({1} returning {2}) {3}",
+                        BUMPED, bumpCounters(), SESSIONS.ID,
+                        returningId(DSL.insertInto(MESSAGES).columns(columns(v17)).select(DSL
+                                .select(values(DSL.field(DSL.name(BUMPED.last(), SESSIONS.ID.getName()), SQLDataType.CLOB),
+                                        true, v17))
+                                .from(DSL.table(BUMPED))))),
+                parameters.toArray(String[]::new));
+    }
 
     private static Query bumpCounters() {
         return DSL.update(SESSIONS)
@@ -69,24 +89,41 @@ public final class MessageAppends {
                 .where(SESSIONS.ID.eq(DSL.param("sessionId", String.class)));
     }
 
-    private static List<Field<?>> columns() {
+    /** The columns an append writes: the agent's of schema 6, or of 17 ({@code active}/{@code compacted} by default). */
+    private static List<Field<?>> columns(boolean v17) {
+        if (!v17) {
+            return List.of(MESSAGES.SESSION_ID, MESSAGES.ROLE, MESSAGES.CONTENT, MESSAGES.TOOL_CALL_ID, MESSAGES.TOOL_CALLS,
+                    MESSAGES.TOOL_NAME, MESSAGES.TIMESTAMP, MESSAGES.TOKEN_COUNT, MESSAGES.FINISH_REASON, MESSAGES.REASONING,
+                    MESSAGES.REASONING_DETAILS, MESSAGES.CODEX_REASONING_ITEMS);
+        }
         return List.of(MESSAGES.SESSION_ID, MESSAGES.ROLE, MESSAGES.CONTENT, MESSAGES.TOOL_CALL_ID, MESSAGES.TOOL_CALLS,
                 MESSAGES.TOOL_NAME, MESSAGES.TIMESTAMP, MESSAGES.TOKEN_COUNT, MESSAGES.FINISH_REASON, MESSAGES.REASONING,
-                MESSAGES.REASONING_DETAILS, MESSAGES.CODEX_REASONING_ITEMS);
+                MESSAGES.REASONING_CONTENT, MESSAGES.REASONING_DETAILS, MESSAGES.CODEX_REASONING_ITEMS,
+                MESSAGES.CODEX_MESSAGE_ITEMS, MESSAGES.PLATFORM_MESSAGE_ID, MESSAGES.OBSERVED);
     }
 
     /**
-     * A new row's values in {@link #columns()}' order. {@code typed}: each parameter cast to its
+     * A new row's values in {@link #columns}' order. {@code typed}: each parameter cast to its
      * column's type, for a SELECT list, where (unlike in VALUES) no column types a parameter bound as null.
      * JSON is bound as plain text (see {@link PreparedQuery#json}).
      */
-    private static List<Field<?>> values(Field<String> sessionId, boolean typed) {
-        return List.of(sessionId, text("role", typed), text("content", typed), text("toolCallId", typed),
-                text("toolCalls", typed).coerce(SQLDataType.JSON), text("toolName", typed),
+    private static List<Field<?>> values(Field<String> sessionId, boolean typed, boolean v17) {
+        List<Field<?>> values = new ArrayList<>(List.of(sessionId, text("role", typed), text("content", typed),
+                text("toolCallId", typed), text("toolCalls", typed).coerce(SQLDataType.JSON), text("toolName", typed),
                 typed(DSL.param("timestamp", SQLDataType.DOUBLE), typed).coerce(MESSAGES.TIMESTAMP),
                 typed(DSL.param("tokenCount", Long.class), typed), text("finishReason", typed),
-                text("reasoning", typed), text("reasoningDetails", typed).coerce(SQLDataType.JSON),
-                text("codexReasoningItems", typed).coerce(SQLDataType.JSON));
+                text("reasoning", typed)));
+        if (v17) {
+            values.add(text("reasoningContent", typed));
+        }
+        values.add(text("reasoningDetails", typed).coerce(SQLDataType.JSON));
+        values.add(text("codexReasoningItems", typed).coerce(SQLDataType.JSON));
+        if (v17) {
+            values.add(text("codexMessageItems", typed).coerce(SQLDataType.JSON));
+            values.add(text("platformMessageId", typed));
+            values.add(typed(DSL.param("observed", Long.class), typed));
+        }
+        return values;
     }
 
     private static Field<String> text(String name, boolean typed) {
@@ -128,13 +165,14 @@ public final class MessageAppends {
      * The SQL of an append, rendered for one dialect: get it before the write transaction starts.
      * {@code bumpAndInsert} is null where the engine needs the update and the insert apart.
      */
-    public record Sql(String bumpCounters, String insertReturningId, @Nullable String bumpAndInsert) {
+    public record Sql(String bumpCounters, String insertReturningId, @Nullable String bumpAndInsert, boolean v17Columns) {
     }
 
     /** The statements for {@code dsl}'s dialect and the store's schema, rendered on first use (needs no connection). */
     public Sql sql(DSLContext dsl, StoreSchema schema) {
-        return new Sql(BUMP_COUNTERS.sql(dsl, schema), INSERT_RETURNING_ID.sql(dsl, schema),
-                oneStatement ? BUMP_AND_INSERT.sql(dsl, schema) : null);
+        boolean v17 = NewMessageRow.hasV17Columns(schema);
+        return new Sql(BUMP_COUNTERS.sql(dsl, schema), (v17 ? INSERT_RETURNING_ID_V17 : INSERT_RETURNING_ID_V6).sql(dsl, schema),
+                oneStatement ? (v17 ? BUMP_AND_INSERT_V17 : BUMP_AND_INSERT_V6).sql(dsl, schema) : null, v17);
     }
 
     /** Appends one message; returns its id. */
@@ -157,7 +195,25 @@ public final class MessageAppends {
         List<Long> ids = new ArrayList<>(messages.size());
         ids.add(bumpAndInsert(transaction, sql, sessionId, messages.size(), toolCalls, messages.get(0), timestamp));
         for (NewMessageRow message : messages.subList(1, messages.size())) {
-            ids.add(insert(transaction, sql.insertReturningId(), sessionId, message, timestamp));
+            ids.add(insert(transaction, sql, sessionId, message, timestamp));
+        }
+        return ids;
+    }
+
+    /**
+     * Inserts the rows in order without touching the session's counters (a rewrite of the transcript
+     * sets them itself); returns their ids. A row without a timestamp of its own gets {@code now}, and
+     * each later one a microsecond after the latest so far, as the agent stamps a rewritten transcript,
+     * so the rows' times keep their order.
+     */
+    public List<Long> insertRows(Transaction transaction, Sql sql, String sessionId, List<NewMessageRow> rows, double now)
+            throws SQLException {
+        List<Long> ids = new ArrayList<>(rows.size());
+        double next = now;
+        for (NewMessageRow row : rows) {
+            double timestamp = row.timestampOr(next);
+            ids.add(insert(transaction, sql, sessionId, row, timestamp));
+            next = Math.max(next + 1e-6, timestamp + 1e-6);
         }
         return ids;
     }
@@ -167,11 +223,11 @@ public final class MessageAppends {
                                       NewMessageRow first, double timestamp) throws SQLException {
         if (sql.bumpAndInsert() == null) {
             bumpCounters(transaction, sql, sessionId, messages, toolCalls);
-            return insert(transaction, sql.insertReturningId(), sessionId, first, timestamp);
+            return insert(transaction, sql, sessionId, first, timestamp);
         }
         return transaction.withStatement(sql.bumpAndInsert(), statement -> {
             bind(statement, 0, messages, toolCalls, sessionId);
-            bindRow(statement, 3, first, timestamp);
+            bindRow(statement, 3, first, timestamp, sql.v17Columns());
             try (ResultSet rows = statement.executeQuery()) {
                 if (!rows.next()) {
                     throw noSuchSession(sessionId);
@@ -196,11 +252,12 @@ public final class MessageAppends {
         return new ConstraintViolationException("Cannot append to session '" + sessionId + "': no such session");
     }
 
-    private static long insert(Transaction transaction, String insertReturningId, String sessionId, NewMessageRow message,
+    private static long insert(Transaction transaction, Sql sql, String sessionId, NewMessageRow message,
                                double timestamp) throws SQLException {
+        String insertReturningId = sql.insertReturningId();
         return transaction.withStatement(insertReturningId, statement -> {
             bind(statement, 0, sessionId);
-            bindRow(statement, 1, message, timestamp);
+            bindRow(statement, 1, message, timestamp, sql.v17Columns());
             try (ResultSet rows = statement.executeQuery()) {
                 if (!rows.next()) {
                     throw new SQLException("No id returned by " + insertReturningId);
@@ -210,12 +267,23 @@ public final class MessageAppends {
         });
     }
 
-    /** Binds a row's values after its session id ({@link #values}' order), from parameter {@code after} + 1 on. */
-    private static void bindRow(PreparedStatement statement, int after, NewMessageRow message, double timestamp)
+    /**
+     * Binds a row's values after its session id ({@link #values}' order), from parameter {@code after} + 1 on;
+     * {@code now} is the timestamp of a row that brings none.
+     */
+    private static void bindRow(PreparedStatement statement, int after, NewMessageRow message, double now, boolean v17)
             throws SQLException {
+        double timestamp = message.timestampOr(now);
+        if (!v17) {
+            bind(statement, after, message.role(), message.content(), message.toolCallId(), message.toolCalls(),
+                    message.toolName(), timestamp, message.tokenCount(), message.finishReason(), message.reasoning(),
+                    message.reasoningDetails(), message.codexReasoningItems());
+            return;
+        }
         bind(statement, after, message.role(), message.content(), message.toolCallId(), message.toolCalls(),
                 message.toolName(), timestamp, message.tokenCount(), message.finishReason(), message.reasoning(),
-                message.reasoningDetails(), message.codexReasoningItems());
+                message.reasoningContent(), message.reasoningDetails(), message.codexReasoningItems(),
+                message.codexMessageItems(), message.platformMessageId(), message.observed());
     }
 
     /** Binds the values by position from parameter {@code after} + 1 on, as given (text, numbers, nulls). */

@@ -2,44 +2,70 @@ package dev.hermes.state.core.model;
 
 import org.jspecify.annotations.Nullable;
 
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * One message in the OpenAI chat shape ({@code get_messages_as_conversation}). Absent values are null;
- * {@link #toMap()} gives the Hermes dict with exactly the keys Hermes includes.
+ * {@link #toMap()} gives the Hermes dict with exactly the keys Hermes includes, in its order.
  *
+ * <p>The keys of schema 17 ({@code timestamp}, {@code message_id}, {@code observed}, {@code finish_reason},
+ * {@code reasoning_content}, {@code codex_message_items}) are only ever set by a store that follows that
+ * schema's rules; a store kept at 6 leaves them absent, as the agent of schema 6 did.
+ *
+ * @param content             under the rules of schema 17, decoded, and for user and assistant text with
+ *                            the agent's injected memory context removed and the text stripped
+ * @param timestamp           when non-zero (schema 17 only)
  * @param toolCalls           decoded JSON (plain Java values), null when absent/empty
+ * @param messageId           the platform's message id ({@code platform_message_id}), when non-empty
+ * @param observed            a group-chat line the agent saw but was not addressed by
+ * @param finishReason        assistant messages only, when non-empty (schema 17 only)
+ * @param reasoningContent    assistant messages only, whenever stored, even empty
  * @param reasoningDetails    decoded JSON, assistant messages only, null when absent/empty/undecodable
  * @param codexReasoningItems decoded JSON, assistant messages only, null when absent/empty/undecodable
+ * @param codexMessageItems   decoded JSON, assistant messages only, null when absent/empty/undecodable
  * @param reasoningDetailsStored    the assistant message stores non-empty reasoning_details text, even
  *                                  if it did not decode (or decoded to JSON null): Hermes then has the
  *                                  key, with value None, which {@link #toMap()} reproduces
  * @param codexReasoningItemsStored the same for codex_reasoning_items
- * @param toolCallsStored           the message stores non-empty tool_calls text that is JSON, even JSON
- *                                  null: Hermes then has the key, with the decoded value (None for null)
+ * @param codexMessageItemsStored   the same for codex_message_items
+ * @param toolCallsStored           Hermes has the {@code tool_calls} key (with the decoded value, None
+ *                                  for JSON null): the message stores non-empty tool_calls text that is
+ *                                  JSON or, under the rules of schema 17, any non-empty text (then the
+ *                                  value is an empty list)
  */
 public record ChatMessage(
         String role,
-        @Nullable String content,
+        @Nullable MessageContent content,
+        @Nullable Instant timestamp,
         @Nullable String toolCallId,
         @Nullable String toolName,
         @Nullable Object toolCalls,
+        @Nullable String messageId,
+        boolean observed,
+        @Nullable String finishReason,
         @Nullable String reasoning,
+        @Nullable String reasoningContent,
         @Nullable Object reasoningDetails,
         @Nullable Object codexReasoningItems,
+        @Nullable Object codexMessageItems,
         boolean reasoningDetailsStored,
         boolean codexReasoningItemsStored,
+        boolean codexMessageItemsStored,
         boolean toolCallsStored) {
 
     /**
-     * The Hermes dict: always {@code role} and {@code content} (content may be null); the other keys
-     * only when present (SPEC section 4, get_messages_as_conversation).
+     * The Hermes dict: always {@code role} and {@code content} (content may be null; structured content as
+     * its list or dict); the other keys only when present, in the order the agent adds them.
      */
     public Map<String, Object> toMap() {
         Map<String, Object> map = new LinkedHashMap<>();
         map.put("role", role);
-        map.put("content", content);
+        map.put("content", content == null ? null : content.value());
+        if (timestamp != null) {
+            map.put("timestamp", timestamp);
+        }
         if (toolCallId != null && !toolCallId.isEmpty()) {
             map.put("tool_call_id", toolCallId);
         }
@@ -49,8 +75,20 @@ public record ChatMessage(
         if (toolCallsStored || toolCalls != null) {
             map.put("tool_calls", toolCalls);
         }
+        if (messageId != null && !messageId.isEmpty()) {
+            map.put("message_id", messageId);
+        }
+        if (observed) {
+            map.put("observed", true);
+        }
+        if (finishReason != null && !finishReason.isEmpty()) {
+            map.put("finish_reason", finishReason);
+        }
         if (reasoning != null && !reasoning.isEmpty()) {
             map.put("reasoning", reasoning);
+        }
+        if (reasoningContent != null) {
+            map.put("reasoning_content", reasoningContent);
         }
         if (reasoningDetailsStored || reasoningDetails != null) {
             map.put("reasoning_details", reasoningDetails);
@@ -58,6 +96,14 @@ public record ChatMessage(
         if (codexReasoningItemsStored || codexReasoningItems != null) {
             map.put("codex_reasoning_items", codexReasoningItems);
         }
+        if (codexMessageItemsStored || codexMessageItems != null) {
+            map.put("codex_message_items", codexMessageItems);
+        }
         return map;
+    }
+
+    /** The content as one text, for code that handles only text (see {@link MessageContent#plainText()}). */
+    public @Nullable String text() {
+        return content == null ? null : content.plainText();
     }
 }

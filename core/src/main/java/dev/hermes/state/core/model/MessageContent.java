@@ -1,6 +1,8 @@
 package dev.hermes.state.core.model;
 
 import dev.hermes.state.InvalidArgumentException;
+import dev.hermes.state.core.json.PythonJson;
+import dev.hermes.state.core.text.PythonText;
 import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;
@@ -95,7 +97,28 @@ public sealed interface MessageContent {
         if (((Structured) this).value() instanceof Map<?, ?>) {
             return "";
         }
-        String joined = String.join(" ", texts).strip();
+        String joined = PythonText.strip(String.join(" ", texts));
         return joined.isEmpty() ? "[multimodal content]" : joined;
+    }
+
+    /**
+     * The content for code that handles only text: the text itself; the text parts of a list joined by
+     * newlines (empty when it has none); a dict as its JSON text.
+     */
+    default String plainText() {
+        if (this instanceof Text text) {
+            return text.text();
+        }
+        Object value = ((Structured) this).value();
+        if (value instanceof Map<?, ?>) {
+            return PythonJson.dumps(value);
+        }
+        List<String> texts = new ArrayList<>();
+        for (Object part : ((Structured) this).parts()) {
+            if (part instanceof Map<?, ?> map && "text".equals(map.get("type")) && map.get("text") instanceof String partText) {
+                texts.add(partText);
+            }
+        }
+        return String.join("\n", texts);
     }
 }

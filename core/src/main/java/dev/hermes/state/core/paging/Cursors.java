@@ -14,6 +14,8 @@ import java.util.Base64;
 public final class Cursors {
     private static final String SESSIONS_KIND = "s1";
     private static final String MESSAGES_KIND = "m1";
+    /** A position in a session's messages by id alone (the rules of schema 17 order them so). */
+    private static final String MESSAGE_IDS_KIND = "m2";
 
     private Cursors() {
     }
@@ -32,6 +34,24 @@ public final class Cursors {
 
     public static String messages(double timestamp, long id) {
         return encode(MESSAGES_KIND + ":" + Long.toHexString(Double.doubleToLongBits(timestamp)) + ":" + id);
+    }
+
+    public static String messagesById(long id) {
+        return encode(MESSAGE_IDS_KIND + ":" + id + ":" + id);
+    }
+
+    /** The message id after which a by-id messages cursor's page starts. */
+    public static long messageIdPosition(String cursor) {
+        String[] parts = decode(cursor, MESSAGE_IDS_KIND);
+        try {
+            long id = Long.parseLong(parts[1]);
+            if (id != Long.parseLong(parts[2])) {
+                throw invalid(cursor);
+            }
+            return id;
+        } catch (NumberFormatException e) {
+            throw invalid(cursor);
+        }
     }
 
     /** The position of a sessions cursor; null for a null cursor (the first page). */

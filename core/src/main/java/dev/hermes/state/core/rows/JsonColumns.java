@@ -47,6 +47,28 @@ public final class JsonColumns {
         return isEmpty(value) ? null : text(value, name);
     }
 
+    /**
+     * The text to store for {@code value}, null when Python would store NULL; {@code asPython}: the very
+     * text the agent's {@code json.dumps} writes (its separators, non-ASCII escaped), which the agent's
+     * full-text index then holds for the row (it indexes tool_calls text too), else compact JSON with
+     * the characters as they are, as a store kept at schema 6 always wrote.
+     */
+    public static @Nullable String encode(@Nullable Object value, String name, boolean asPython) {
+        if (value == null || isEmpty(value)) {
+            return null;
+        }
+        return asPython ? pythonText(value, name) : text(value, name);
+    }
+
+    /** Python's text for plain values; other objects (records, beans, JsonNodes) by way of their JSON. */
+    private static String pythonText(Object value, String name) {
+        try {
+            return PythonJson.dumps(value);
+        } catch (InvalidArgumentException notPlain) {
+            return PythonJson.dumps(PythonJson.parse(text(value, name)));
+        }
+    }
+
     /** The JSON text of a list of strings (a query's filter list, say); null for null. */
     public static @Nullable String text(@Nullable List<String> values) {
         return values == null ? null : text(values, "list");

@@ -4,6 +4,7 @@ import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.json.PythonJson;
 import dev.hermes.state.core.model.ChatMessage;
 import dev.hermes.state.core.model.Message;
+import dev.hermes.state.core.model.MessageContent;
 import dev.hermes.state.core.model.Session;
 import org.jooq.Field;
 import org.jooq.JSON;
@@ -59,32 +60,46 @@ public final class Rows {
     /**
      * A messages row as {@code get_messages} returns it: tool_calls decoded (text that is not JSON
      * becomes an empty list, as in Hermes; an empty text stays as it is, since Hermes only decodes
-     * non-empty values), reasoning_details and codex_reasoning_items left as JSON text.
+     * non-empty values), the other JSON columns left as JSON text; {@code decode}: content decoded (the
+     * rules of schema 17), else the stored text. A column the row lacks (a file of an older schema) reads
+     * as the agent's default for it.
      */
-    public static Message message(Record row) {
+    public static Message message(Record row, boolean decode) {
+        String content = get(row, MESSAGES.CONTENT);
         return message(notNull(row, MESSAGES.ID), notNull(row, MESSAGES.SESSION_ID), notNull(row, MESSAGES.ROLE),
-                get(row, MESSAGES.CONTENT), get(row, MESSAGES.TOOL_CALL_ID), text(get(row, MESSAGES.TOOL_CALLS)),
+                decode ? StoredContent.decode(content) : MessageContent.text(content),
+                get(row, MESSAGES.TOOL_CALL_ID), text(get(row, MESSAGES.TOOL_CALLS)),
                 get(row, MESSAGES.TOOL_NAME), notNull(row, MESSAGES.TIMESTAMP), get(row, MESSAGES.TOKEN_COUNT),
                 get(row, MESSAGES.FINISH_REASON), get(row, MESSAGES.REASONING),
-                text(get(row, MESSAGES.REASONING_DETAILS)), text(get(row, MESSAGES.CODEX_REASONING_ITEMS)));
+                text(get(row, MESSAGES.REASONING_DETAILS)), text(get(row, MESSAGES.CODEX_REASONING_ITEMS)),
+                getOr(row, MESSAGES.REASONING_CONTENT, null), text(getOr(row, MESSAGES.CODEX_MESSAGE_ITEMS, null)),
+                getOr(row, MESSAGES.PLATFORM_MESSAGE_ID, null), flag(row, MESSAGES.OBSERVED, false),
+                flag(row, MESSAGES.ACTIVE, true), flag(row, MESSAGES.COMPACTED, false));
     }
 
-    /** {@link #message(Record)} from the stored values (the JSON columns as their text). */
-    public static Message message(long id, String sessionId, String role, @Nullable String content,
+    /** {@link #message(Record, boolean)} from the stored values (the JSON columns as their text, content as read). */
+    public static Message message(long id, String sessionId, String role, @Nullable MessageContent content,
                                   @Nullable String toolCallId, @Nullable String toolCalls, @Nullable String toolName,
                                   Instant timestamp, @Nullable Long tokenCount, @Nullable String finishReason,
                                   @Nullable String reasoning, @Nullable String reasoningDetails,
-                                  @Nullable String codexReasoningItems) {
-        Object decodedToolCalls = toolCalls == null || toolCalls.isEmpty() ? toolCalls : decodeOr(toolCalls, List.of());
-        return new Message(id, sessionId, role, content, toolCallId, decodedToolCalls, toolName, timestamp, tokenCount,
-                finishReason, reasoning, reasoningDetails, codexReasoningItems);
+                                  @Nullable String codexReasoningItems, @Nullable String reasoningContent,
+                                  @Nullable String codexMessageItems, @Nullable String platformMessageId,
+                                  boolean observed, boolean active, boolean compacted) {
+        return new Message(id, sessionId, role, content, toolCallId, toolCalls(toolCalls), toolName, timestamp, tokenCount,
+                finishReason, reasoning, reasoningDetails, codexReasoningItems, reasoningContent, codexMessageItems,
+                platformMessageId, observed, active, compacted);
+    }
+
+    /** get_messages' tool_calls: decoded when non-empty, an empty list when that text is not JSON. */
+    public static @Nullable Object toolCalls(@Nullable String toolCalls) {
+        return toolCalls == null || toolCalls.isEmpty() ? toolCalls : decodeOr(toolCalls, List.of());
     }
 
     /**
-     * A messages row in the OpenAI chat shape ({@code get_messages_as_conversation}): tool_calls
-     * decoded when non-empty (left out when not JSON; present with null when the text is JSON null);
-     * reasoning fields only for assistant messages, decoded when non-empty (present with null when
-     * not JSON, as Hermes' {@code except: None}).
+     * A messages row in the OpenAI chat shape ({@code get_messages_as_conversation}) under the rules of
+     * schema 6: tool_calls decoded when non-empty (left out when not JSON; present with null when the
+     * text is JSON null); reasoning fields only for assistant messages, decoded when non-empty (present
+     * with null when not JSON, as Hermes' {@code except: None}); content the stored text.
      */
     public static ChatMessage chatMessage(Record row) {
         return chatMessage(notNull(row, MESSAGES.ROLE), get(row, MESSAGES.CONTENT), get(row, MESSAGES.TOOL_CALL_ID),
@@ -104,16 +119,63 @@ public final class Rows {
         Object toolCalls = decodeOr(toolCallsStored, NOT_JSON);
         return new ChatMessage(
                 role,
-                content,
+                MessageContent.text(content),
+                null,
                 emptyToNull(toolCallId),
                 emptyToNull(toolName),
                 toolCalls == NOT_JSON ? null : toolCalls,
+                null,
+                false,
+                null,
                 assistant ? emptyToNull(reasoning) : null,
+                null,
                 decodeOr(reasoningDetails, null),
                 decodeOr(codexReasoningItems, null),
+                null,
                 reasoningDetails != null,
                 codexReasoningItems != null,
+                false,
                 toolCallsStored != null && toolCalls != NOT_JSON);
+    }
+
+    /**
+     * A messages row in the chat shape under the rules of schema 17, from its stored values, content
+     * already decoded (and cleaned by the caller): timestamp when non-zero; tool_calls decoded when
+     * non-empty, an empty list when not JSON; the platform id as {@code message_id}; {@code observed}
+     * when set; for assistant messages finish_reason and reasoning when non-empty, reasoning_content
+     * whenever stored, the three JSON columns decoded when non-empty (null when not JSON).
+     */
+    public static ChatMessage chatMessage(String role, @Nullable MessageContent content, double timestamp,
+                                          @Nullable String toolCallId, @Nullable String toolName,
+                                          @Nullable String toolCallsText, @Nullable String platformMessageId,
+                                          boolean observed, @Nullable String finishReason, @Nullable String reasoning,
+                                          @Nullable String reasoningContent, @Nullable String reasoningDetailsText,
+                                          @Nullable String codexReasoningItemsText,
+                                          @Nullable String codexMessageItemsText) {
+        boolean assistant = "assistant".equals(role);
+        String reasoningDetails = assistant ? emptyToNull(reasoningDetailsText) : null;
+        String codexReasoningItems = assistant ? emptyToNull(codexReasoningItemsText) : null;
+        String codexMessageItems = assistant ? emptyToNull(codexMessageItemsText) : null;
+        String toolCallsStored = emptyToNull(toolCallsText);
+        return new ChatMessage(
+                role,
+                content,
+                timestamp == 0 ? null : EpochSeconds.instant(timestamp),
+                emptyToNull(toolCallId),
+                emptyToNull(toolName),
+                decodeOr(toolCallsStored, List.of()),
+                emptyToNull(platformMessageId),
+                observed,
+                assistant ? emptyToNull(finishReason) : null,
+                assistant ? emptyToNull(reasoning) : null,
+                assistant ? reasoningContent : null,
+                decodeOr(reasoningDetails, null),
+                decodeOr(codexReasoningItems, null),
+                decodeOr(codexMessageItems, null),
+                reasoningDetails != null,
+                codexReasoningItems != null,
+                codexMessageItems != null,
+                toolCallsStored != null);
     }
 
     /** What {@link #decodeOr} gives back for text that is not JSON, told apart from JSON null. */
@@ -156,6 +218,28 @@ public final class Rows {
             }
         }
         return row.get(field);
+    }
+
+    /** {@link #get}, or {@code absent} when the row does not have the column (a file of an older schema). */
+    @SuppressWarnings("unchecked")
+    private static <T> @Nullable T getOr(Record row, Field<T> field, @Nullable T absent) {
+        Integer position = TABLE_POSITIONS.get(field);
+        if (position != null && position < row.size() && row.field(position) == field) {
+            return (T) row.get(position);
+        }
+        for (int i = 0; i < row.size(); i++) {
+            if (row.field(i) == field) {
+                return (T) row.get(i);
+            }
+        }
+        int index = row.indexOf(field);
+        return index < 0 ? absent : (T) row.get(index);
+    }
+
+    /** A flag column: its value, or the agent's default when the row lacks it (or it is NULL). */
+    private static boolean flag(Record row, Field<Boolean> field, boolean absent) {
+        Boolean value = getOr(row, field, null);
+        return value == null ? absent : value;
     }
 
     private static @Nullable Object decodeOr(@Nullable String text, @Nullable Object fallback) {

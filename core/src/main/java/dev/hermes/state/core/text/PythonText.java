@@ -1,5 +1,8 @@
 package dev.hermes.state.core.text;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Python's notion of whitespace ({@code str.isspace}, {@code str.strip}, {@code \s} in {@code re}),
  * which Hermes' text rules use: titles, the listing's preview, the search query. The one definition;
@@ -42,5 +45,27 @@ public final class PythonText {
     /** {@code not text.strip()}: empty or only Python whitespace. */
     public static boolean isBlank(String text) {
         return text.codePoints().allMatch(PythonText::isSpace);
+    }
+
+    /** {@code str.split()}: the runs of non-whitespace, in order (none for a blank text). */
+    public static List<String> split(String text) {
+        List<String> words = new ArrayList<>();
+        int start = -1;
+        for (int i = 0; i < text.length(); ) {
+            int codePoint = text.codePointAt(i);
+            if (isSpace(codePoint)) {
+                if (start >= 0) {
+                    words.add(text.substring(start, i));
+                    start = -1;
+                }
+            } else if (start < 0) {
+                start = i;
+            }
+            i += Character.charCount(codePoint);
+        }
+        if (start >= 0) {
+            words.add(text.substring(start));
+        }
+        return words;
     }
 }

@@ -13,6 +13,7 @@ import dev.hermes.state.core.model.Message;
 import dev.hermes.state.core.model.SavedWindow;
 import dev.hermes.state.core.rows.EpochSeconds;
 import dev.hermes.state.core.rows.Rows;
+import dev.hermes.state.core.rows.StoredContent;
 import dev.hermes.state.core.sessions.NewSessionRow;
 import dev.hermes.state.core.sessions.Sessions;
 import dev.hermes.state.core.titles.SessionTitles;
@@ -135,7 +136,8 @@ public final class Windows {
         if (!hasTables(transaction) || SAVED.fetch(transaction, tip).isEmpty()) {
             return messages.of(transaction, tip);
         }
-        return ROWS.fetch(transaction, tip).map(Rows::message);
+        boolean decode = transaction.schema().v17();
+        return ROWS.fetch(transaction, tip).map(row -> Rows.message(row, decode));
     }
 
     /**
@@ -153,7 +155,7 @@ public final class Windows {
         sessions.ensure(transaction, conversationId, source, null, now);
         String tip = lineage.compressionTip(transaction, conversationId);
         List<@Nullable Message> kept = keptRows(transaction, conversationId, tip, window);
-        boolean extending = extendsHistory(tip, window, kept);
+        boolean extending = extendsHistory(tip, window, kept, backend.storesNulInText());
         String target = extending ? tip : continueInChild(transaction, tip, now);
         List<NewMessageRow> fresh = new ArrayList<>();
         for (int i = 0; i < window.size(); i++) {
@@ -220,7 +222,7 @@ public final class Windows {
             Message row = null;
             if (id != null) {
                 Result<Record> found = MESSAGE.fetch(transaction, id);
-                row = found.isEmpty() ? null : Rows.message(found.get(0));
+                row = found.isEmpty() ? null : Rows.message(found.get(0), transaction.schema().v17());
             }
             if (row != null && !row.sessionId().equals(tip)) {
                 if (conversation == null) {
@@ -241,7 +243,8 @@ public final class Windows {
      * one. System messages may sit anywhere (the frameworks move a new one to the end, or to the
      * front); the others follow the conversation's order, so that the session reads as it was said.
      */
-    private static boolean extendsHistory(String tip, List<Entry> window, List<@Nullable Message> kept) {
+    private static boolean extendsHistory(String tip, List<Entry> window, List<@Nullable Message> kept,
+                                          boolean nulInText) {
         long lastKept = Long.MIN_VALUE;
         boolean newSinceLastKept = false;
         for (int i = 0; i < window.size(); i++) {
@@ -252,7 +255,7 @@ public final class Windows {
                 newSinceLastKept |= !system;
                 continue;
             }
-            if (!row.sessionId().equals(tip) || !sameMessage(row, entry)) {
+            if (!row.sessionId().equals(tip) || !sameMessage(row, entry, nulInText)) {
                 return false;
             }
             if (!system) {
@@ -267,11 +270,12 @@ public final class Windows {
 
     /**
      * The stored row says what the entry says: role, text, tool call id, tool name and tool calls (as
-     * JSON values: the Python agent spaces its JSON differently). A missing text equals an empty one.
+     * JSON values: the Python agent spaces its JSON differently). A missing text equals an empty one; content
+     * is compared as stored text (structured content as this store would write it).
      */
-    private static boolean sameMessage(Message row, NewMessageRow entry) {
+    private static boolean sameMessage(Message row, NewMessageRow entry, boolean nulInText) {
         return row.role().equals(entry.role())
-                && text(row.content()).equals(text(entry.content()))
+                && text(StoredContent.encode(row.content(), nulInText)).equals(text(entry.content()))
                 && text(row.toolCallId()).equals(text(entry.toolCallId()))
                 && text(row.toolName()).equals(text(entry.toolName()))
                 && Objects.equals(toolCalls(row.toolCalls()), toolCalls(entry.toolCalls() == null ? null

@@ -60,7 +60,7 @@ public final class ExportAllMain {
         Map<String, Object> map = new LinkedHashMap<>();
         map.put("id", message.id());
         map.put("role", message.role());
-        map.put("content", message.content());
+        map.put("content", message.content() == null ? null : message.content().value());
         map.put("tool_calls", message.toolCalls());
         map.put("timestamp", message.timestamp().toEpochMilli() / 1000.0);
         return map;

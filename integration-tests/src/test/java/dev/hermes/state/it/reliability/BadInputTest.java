@@ -471,7 +471,7 @@ class BadInputTest {
                 assertEquals(Optional.of(id), store.resolveSessionId(id));
                 Message message = store.getMessages(id).get(0);
                 assertEquals(List.of(messageId, value, value, value, value, value),
-                        List.of(message.id(), message.content(), message.toolName(), message.toolCallId(), message.finishReason(),
+                        List.of(message.id(), message.text(), message.toolName(), message.toolCallId(), message.finishReason(),
                                 message.reasoning()));
                 assertEquals(List.of(Map.of("id", value)), message.toolCalls());
                 assertEquals(value, store.getSession(parent).orElseThrow().source());

@@ -63,7 +63,7 @@ class PostgresRestartTest {
             store.appendMessage("s1", NewMessage.of("user", "after the start"));
             assertEquals(3, store.getSession("s1").orElseThrow().messageCount());
             assertEquals(List.of("before the restart", "after the restart", "after the start"),
-                    store.getMessages("s1").stream().map(message -> message.content()).toList());
+                    store.getMessages("s1").stream().map(message -> message.text()).toList());
         }
     }
 
