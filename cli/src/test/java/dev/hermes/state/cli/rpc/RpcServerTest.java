@@ -96,7 +96,8 @@ class RpcServerTest {
         assertEquals("list_sessions_rich(): parameter 'include_children' must be true or false, got the number 1",
                 error(answer("{\"id\": 7, \"method\": \"list_sessions_rich\", \"params\": {\"include_children\": 1}}")).get("message"));
         assertEquals("append_messages() item got an unexpected parameter 'session_id'; it takes role, content, tool_name, "
-                        + "tool_calls, tool_call_id, token_count, finish_reason, reasoning, reasoning_details, codex_reasoning_items",
+                        + "tool_calls, tool_call_id, token_count, finish_reason, reasoning, reasoning_content, reasoning_details, "
+                        + "codex_reasoning_items, codex_message_items, platform_message_id, observed, timestamp",
                 error(answer("{\"id\": 8, \"method\": \"append_messages\", \"params\": {\"session_id\": \"s\", "
                         + "\"messages\": [{\"role\": \"user\", \"session_id\": \"s\"}]}}")).get("message"));
         assertEquals(0, opened.get());
