@@ -4,6 +4,7 @@ import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.model.Message;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.model.WindowEntry;
 import dev.hermes.state.memory.ConversationWindows;
 import dev.hermes.state.memory.Conversations;
@@ -26,6 +27,7 @@ public final class HermesChatMemoryStore implements ChatMemoryStore {
 
     private final Conversations conversations;
     private final ConversationWindows windows;
+    private final StateRepository store;
     private final HandedOutMessages<ChatMessage> handedOut = new HandedOutMessages<>();
 
     /** With the defaults: source {@value #DEFAULT_SOURCE}, the store's own conversation windows. */
@@ -36,6 +38,7 @@ public final class HermesChatMemoryStore implements ChatMemoryStore {
     private HermesChatMemoryStore(Builder builder) {
         this.conversations = new Conversations(builder.store, builder.source);
         this.windows = builder.windows != null ? builder.windows : ConversationWindows.of(builder.store);
+        this.store = builder.store;
     }
 
     public static Builder builder(StateRepository store) {
@@ -71,9 +74,11 @@ public final class HermesChatMemoryStore implements ChatMemoryStore {
         if (messages == null) {
             throw new InvalidArgumentException("The messages must not be null");
         }
+        // a store that follows the rules of schema 17 keeps structured content: user messages may carry images
+        boolean multimodal = store.schemaRules() == StoreSchema.Rules.V17;
         List<WindowEntry> window = new ArrayList<>(messages.size());
         for (ChatMessage message : messages) {
-            NewMessage row = LangChain4jMessages.toRow(message);
+            NewMessage row = LangChain4jMessages.toRow(message, multimodal);
             List<Long> stored = handedOut.rowsOf(id, message);
             window.add(stored != null ? WindowEntry.stored(stored.get(0), row)
                     : WindowEntry.fresh(row));

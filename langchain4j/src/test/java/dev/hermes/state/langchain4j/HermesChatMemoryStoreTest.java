@@ -283,6 +283,23 @@ class HermesChatMemoryStoreTest {
     }
 
     @Test
+    void onAStoreAtSeventeenAPictureIsKeptAndHandedBackAsStored() {
+        UserMessage picture = UserMessage.from(TextContent.from("look"), ImageContent.from("https://example.invalid/a.png"));
+        List<ChatMessage> conversation = List.of(picture, AiMessage.from("A lighthouse."));
+        try (StateRepository store = TestStore.open(dir, 17)) {
+            HermesChatMemoryStore memoryStore = new HermesChatMemoryStore(store);
+            memoryStore.updateMessages("m", conversation);
+            assertEquals(conversation, memoryStore.getMessages("m"));
+            List<ChatMessage> next = new java.util.ArrayList<>(memoryStore.getMessages("m"));
+            next.add(UserMessage.from("and now?"));
+            memoryStore.updateMessages("m", next);
+            assertEquals(next, memoryStore.getMessages("m"));
+            assertEquals(3, store.messageCount("m"), "the handed-out picture is kept, not stored again");
+            assertEquals(1, store.sessionCount(null));
+        }
+    }
+
+    @Test
     void aRefusedMessageWritesNothing() {
         try (StateRepository store = TestStore.open(dir)) {
             RecordingWindows windows = new RecordingWindows(store);

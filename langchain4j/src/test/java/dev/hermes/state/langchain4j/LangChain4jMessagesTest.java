@@ -8,6 +8,7 @@ import dev.hermes.state.memory.TestStore;
 import dev.hermes.state.testsupport.Fixtures;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.AudioContent;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.CustomMessage;
 import dev.langchain4j.data.message.ImageContent;
@@ -97,6 +98,28 @@ class LangChain4jMessagesTest {
         }
         assertThrows(InvalidArgumentException.class, () -> LangChain4jMessages.toRow(null));
         assertThrows(InvalidArgumentException.class, () -> LangChain4jMessages.toRows(null));
+    }
+
+    @Test
+    void onAStoreAtSeventeenTextsAndImagesAreStoredAsTheAgentsPartsAndReadBackEqual() {
+        UserMessage picture = UserMessage.from(TextContent.from("what is this?"), ImageContent.from("https://example.invalid/a.png"));
+        UserMessage inline = UserMessage.from(ImageContent.from("iVBORw0KGgo=", "image/png", ImageContent.DetailLevel.HIGH),
+                TextContent.from("and this?"));
+        UserMessage twoParts = UserMessage.from(TextContent.from("a"), TextContent.from("b"));
+        List<ChatMessage> conversation = List.of(picture, AiMessage.from("A cat."), inline, twoParts);
+        try (StateRepository store = TestStore.open(dir, 17)) {
+            store.createSession("s", "langchain4j");
+            store.appendMessages("s", LangChain4jMessages.toRows(conversation, true));
+            List<Message> rows = store.getMessages("s");
+            assertEquals(conversation, LangChain4jMessages.fromRows(rows));
+            assertEquals(List.of(Map.of("type", "text", "text", "what is this?"), Map.of("type", "image_url",
+                    "image_url", Map.of("url", "https://example.invalid/a.png", "detail", "low"))), rows.get(0).content().value());
+            assertEquals(List.of(Map.of("type", "image_url", "image_url", Map.of("url", "data:image/png;base64,iVBORw0KGgo=",
+                    "detail", "high")), Map.of("type", "text", "text", "and this?")), rows.get(2).content().value());
+            assertEquals("what is this?", rows.get(0).text());
+        }
+        UserMessage audio = UserMessage.from(TextContent.from("listen"), AudioContent.from("AAAA", "audio/wav"));
+        assertThrows(InvalidArgumentException.class, () -> LangChain4jMessages.toRow(audio, true));
     }
 
     @Test

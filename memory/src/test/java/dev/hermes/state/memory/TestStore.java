@@ -17,6 +17,11 @@ public final class TestStore {
         return StateRepository.builder().path(file(dir)).clock(new TickingClock()).build();
     }
 
+    /** As {@link #open(Path)}, the store at {@code schemaVersion} (6 or 17). */
+    public static StateRepository open(Path dir, int schemaVersion) {
+        return StateRepository.builder().path(file(dir)).clock(new TickingClock()).schemaVersion(schemaVersion).build();
+    }
+
     /** The store file {@link #open} opens. */
     public static Path file(Path dir) {
         return dir.resolve("state.db");
