@@ -3,6 +3,7 @@ package dev.hermes.state.springai;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.model.WindowEntry;
 import dev.hermes.state.memory.ConversationWindows;
 import dev.hermes.state.memory.Conversations;
@@ -23,6 +24,7 @@ import java.util.List;
 public final class HermesChatMemoryRepository implements ChatMemoryRepository {
     public static final String DEFAULT_SOURCE = "spring-ai";
 
+    private final StateRepository store;
     private final Conversations conversations;
     private final ConversationWindows windows;
     private final HandedOutMessages<Message> handedOut = new HandedOutMessages<>();
@@ -33,6 +35,7 @@ public final class HermesChatMemoryRepository implements ChatMemoryRepository {
     }
 
     private HermesChatMemoryRepository(Builder builder) {
+        this.store = builder.store;
         this.conversations = new Conversations(builder.store, builder.source);
         this.windows = builder.windows != null ? builder.windows : ConversationWindows.of(builder.store);
     }
@@ -63,7 +66,8 @@ public final class HermesChatMemoryRepository implements ChatMemoryRepository {
     /**
      * Makes {@code messages} the conversation's window: messages this repository handed out are kept
      * as stored, every other one is appended; nothing is deleted. A message that cannot be stored
-     * (media, an unknown type) is refused before anything is written.
+     * (media other than a user's images, any media on a store kept at schema 6, an unknown type) is
+     * refused before anything is written.
      */
     @Override
     public void saveAll(String conversationId, List<Message> messages) {
@@ -71,9 +75,11 @@ public final class HermesChatMemoryRepository implements ChatMemoryRepository {
         if (messages == null) {
             throw new InvalidArgumentException("The messages must not be null");
         }
+        // a store that follows the rules of schema 17 keeps structured content: user messages may carry images
+        boolean multimodal = store.schemaRules() == StoreSchema.Rules.V17;
         List<WindowEntry> window = new ArrayList<>();
         for (Message message : messages) {
-            List<NewMessage> rows = SpringAiMessages.toRows(message);
+            List<NewMessage> rows = SpringAiMessages.toRows(message, multimodal);
             List<Long> stored = handedOut.rowsOf(id, message);
             for (int i = 0; i < rows.size(); i++) {
                 window.add(stored != null && stored.size() == rows.size()

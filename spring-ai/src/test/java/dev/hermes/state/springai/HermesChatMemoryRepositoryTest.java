@@ -280,6 +280,25 @@ class HermesChatMemoryRepositoryTest {
     }
 
     @Test
+    void onAStoreAtSeventeenAPictureIsKeptAndHandedBackAsStored() {
+        try (StateRepository store = TestStore.open(dir, 17)) {
+            HermesChatMemoryRepository repository = new HermesChatMemoryRepository(store);
+            Media png = Media.builder().mimeType(MimeTypeUtils.IMAGE_PNG).data(new ByteArrayResource(new byte[]{7})).build();
+            repository.saveAll("c4", List.of(UserMessage.builder().text("look").media(png).build(), new AssistantMessage("A dot.")));
+            List<Message> read = repository.findByConversationId("c4");
+            UserMessage picture = (UserMessage) read.get(0);
+            assertEquals("look", picture.getText());
+            assertEquals(MimeTypeUtils.IMAGE_PNG, picture.getMedia().get(0).getMimeType());
+            List<Message> next = new ArrayList<>(read);
+            next.add(new UserMessage("and now?"));
+            repository.saveAll("c4", next);
+            assertEquals(3, store.messageCount("c4"), "the handed-out picture is kept, not stored again");
+            assertEquals(List.of("look", "A dot.", "and now?"),
+                    repository.findByConversationId("c4").stream().map(Message::getText).toList());
+        }
+    }
+
+    @Test
     void aRefusedMessageWritesNothing() {
         try (StateRepository store = TestStore.open(dir)) {
             RecordingWindows windows = new RecordingWindows(store);

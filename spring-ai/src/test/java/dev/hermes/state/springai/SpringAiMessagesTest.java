@@ -118,6 +118,38 @@ class SpringAiMessagesTest {
     }
 
     @Test
+    void onAStoreAtSeventeenAUsersImagesAreStoredAsTheAgentsPartsAndReadBack() {
+        Media png = Media.builder().mimeType(MimeTypeUtils.IMAGE_PNG).data(new ByteArrayResource(new byte[]{1, 2})).build();
+        Media byUrl = new Media(MimeTypeUtils.IMAGE_JPEG, java.net.URI.create("https://example.invalid/m42.jpg"));
+        UserMessage picture = UserMessage.builder().text("what is this?").media(List.of(png, byUrl)).build();
+        UserMessage onlyAnImage = UserMessage.builder().text("").media(List.of(png)).build();
+        try (StateRepository store = TestStore.open(dir, 17)) {
+            store.createSession("s", "spring-ai");
+            store.appendMessages("s", SpringAiMessages.toRows(List.of(picture, new AssistantMessage("M42."), onlyAnImage), true));
+            List<dev.hermes.state.core.model.Message> rows = store.getMessages("s");
+            assertEquals(List.of(Map.of("type", "text", "text", "what is this?"),
+                    Map.of("type", "image_url", "image_url", Map.of("url", "data:image/png;base64,AQI=")),
+                    Map.of("type", "image_url", "image_url", Map.of("url", "https://example.invalid/m42.jpg"))),
+                    rows.get(0).content().value());
+            List<Message> read = SpringAiMessages.fromRows(rows);
+            UserMessage back = assertInstanceOf(UserMessage.class, read.get(0));
+            assertEquals("what is this?", back.getText());
+            assertEquals(List.of(MimeTypeUtils.IMAGE_PNG, MimeTypeUtils.IMAGE_JPEG),
+                    back.getMedia().stream().map(Media::getMimeType).toList());
+            assertTrue(java.util.Arrays.equals(new byte[]{1, 2}, back.getMedia().get(0).getDataAsByteArray()));
+            assertEquals("https://example.invalid/m42.jpg", back.getMedia().get(1).getData());
+            assertEquals(new AssistantMessage("M42."), read.get(1));
+            UserMessage image = assertInstanceOf(UserMessage.class, read.get(2));
+            assertEquals(List.of("", 1), List.of(image.getText(), image.getMedia().size()));
+        }
+        Media pdf = Media.builder().mimeType(MimeTypeUtils.parseMimeType("application/pdf")).data(new ByteArrayResource(new byte[]{1})).build();
+        assertThrows(InvalidArgumentException.class,
+                () -> SpringAiMessages.toRows(UserMessage.builder().text("read").media(List.of(pdf)).build(), true));
+        assertThrows(InvalidArgumentException.class,
+                () -> SpringAiMessages.toRows(AssistantMessage.builder().content("here").media(List.of(png)).build(), true));
+    }
+
+    @Test
     void whatHermesCannotHoldIsRefused() {
         assertThrows(InvalidArgumentException.class,
                 () -> SpringAiMessages.toRows(ToolResponseMessage.builder().responses(List.of()).build()));
