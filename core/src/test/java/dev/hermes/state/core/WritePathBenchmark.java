@@ -24,7 +24,10 @@ import java.util.Random;
  * variant once on a fresh copy of a migrated file; the variants alternate so machine noise hits all
  * of them alike; the median round is reported.
  *
- * <pre>java -cp CLASSPATH dev.hermes.state.core.WritePathBenchmark [sessions] [messagesPerSession] [rounds]</pre>
+ * <pre>java -cp CLASSPATH dev.hermes.state.core.WritePathBenchmark [sessions] [messagesPerSession] [rounds] [schemaVersion]</pre>
+ *
+ * The schema version (6 or 17; default the store's) is the file's and the store's: at 17 an append writes
+ * the columns and the JSON text of today's agent.
  */
 public final class WritePathBenchmark {
     private static final String TOOL_CALLS_JSON =
@@ -32,19 +35,27 @@ public final class WritePathBenchmark {
     private static final Object TOOL_CALLS = List.of(Map.of("id", "call_1", "type", "function",
             "function", Map.of("name", "terminal", "arguments", "{\"cmd\": \"ls\"}")));
 
+    /** The schema version of the file and the store. */
+    private static int version;
+
     private WritePathBenchmark() {
+    }
+
+    private static StateRepository open(Path file) {
+        return StateRepository.builder().path(file).schemaVersion(version).build();
     }
 
     public static void main(String[] args) throws Exception {
         int sessions = args.length > 0 ? Integer.parseInt(args[0]) : 200;
         int perSession = args.length > 1 ? Integer.parseInt(args[1]) : 40;
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
+        version = args.length > 3 ? Integer.parseInt(args[3]) : StateRepository.DEFAULT_SCHEMA_VERSION;
         Path work = Files.createTempDirectory("write-path-bench");
         Path template = work.resolve("template.db");
-        Migrator.create().toVersion(StateRepository.DEFAULT_SCHEMA_VERSION).migrate(template);
+        Migrator.create().toVersion(version).migrate(template);
         List<String> contents = contents(sessions * perSession);
-        System.out.printf("%d sessions x %d messages = %d appends per variant, %d rounds, SQLite WAL + synchronous=NORMAL%n",
-                sessions, perSession, sessions * perSession, rounds);
+        System.out.printf("%d sessions x %d messages = %d appends per variant, %d rounds, schema %d, SQLite WAL + synchronous=NORMAL%n",
+                sessions, perSession, sessions * perSession, rounds, version);
 
         String[] names = {"raw appendMessage", "appendMessage", "raw batch", "appendMessages"};
         double[][] rates = new double[names.length][rounds];
@@ -71,7 +82,7 @@ public final class WritePathBenchmark {
     }
 
     private static double oursSingle(Path file, int sessions, int perSession, List<String> contents) {
-        try (StateRepository store = StateRepository.open(file)) {
+        try (StateRepository store = open(file)) {
             for (int s = 0; s < sessions; s++) {
                 store.createSession("bench-" + s, "cli");
             }
@@ -91,7 +102,7 @@ public final class WritePathBenchmark {
     }
 
     private static double oursBatch(Path file, int sessions, int perSession, List<String> contents) {
-        try (StateRepository store = StateRepository.open(file)) {
+        try (StateRepository store = open(file)) {
             for (int s = 0; s < sessions; s++) {
                 store.createSession("bench-" + s, "cli");
             }

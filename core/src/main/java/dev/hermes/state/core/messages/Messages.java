@@ -16,8 +16,8 @@ import dev.hermes.state.core.text.PythonText;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
-import org.jooq.Record;
 import org.jooq.Query;
+import org.jooq.Record;
 import org.jooq.SortField;
 import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
@@ -193,25 +193,22 @@ public final class Messages {
             rows = readAll(transaction, options.includeInactive() ? CONVERSATION_ALL : CONVERSATION, sessions.get(0),
                     ConversationReplay::row);
         } else {
-            rows = new ArrayList<>();
+            // a chain's sessions, as many as it has: rendered for their number, not kept prepared per shape
             DSLContext dsl = transaction.dsl();
-            Query query = conversationOf(transaction.schema(), MESSAGES.SESSION_ID.in(sessions),
-                    options.includeInactive());
-            String sql = dsl.render(query);
+            Query query = conversationOf(transaction.schema(), MESSAGES.SESSION_ID.in(sessions), options.includeInactive());
             List<Object> values = dsl.extractBindValues(query);
-            List<ConversationReplay.Row> read = transaction.withStatement(sql, statement -> {
+            rows = transaction.withStatement(dsl.render(query), statement -> {
                 for (int i = 0; i < values.size(); i++) {
                     statement.setObject(i + 1, values.get(i));
                 }
-                List<ConversationReplay.Row> result = new ArrayList<>();
+                List<ConversationReplay.Row> read = new ArrayList<>();
                 try (ResultSet set = statement.executeQuery()) {
                     while (set.next()) {
-                        result.add(ConversationReplay.row(set));
+                        read.add(ConversationReplay.row(set));
                     }
                 }
-                return result;
+                return read;
             });
-            rows.addAll(read);
         }
         return ConversationReplay.replay(rows, options.includeAncestors());
     }
