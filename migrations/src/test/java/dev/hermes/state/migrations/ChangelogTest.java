@@ -177,8 +177,8 @@ class ChangelogTest {
         List<String> postgresqlOnlyV11 = List.of("v11-search-messages-columns", "v11-search-idx-messages-content-tsv",
                 "v11-search-idx-messages-content-grams");
         List<String> postgresqlOnlyV16 = List.of("v16-function-sqlite-json-tokens", "v16-function-sqlite-json-find",
-                "v16-function-sqlite-json-member", "v16-function-sqlite-json-set", "v16-functions-search-path",
-                "v16-check-model-config");
+                "v16-function-sqlite-json-member", "v16-function-sqlite-json-set", "v16-function-sqlite-json-valid",
+                "v16-functions-search-path");
         List<String> expected = new ArrayList<>();
         for (Changelog.ChangeSetRef changeSet : Changelog.changeSets()) {
             String id = changeSet.id();
@@ -202,7 +202,7 @@ class ChangelogTest {
         assertEquals(expected, changeSets.stream().map(Changelog.ChangeSetRef::id).toList());
         assertEquals(Migrator.LATEST_VERSION, changeSets.get(changeSets.size() - 1).version());
         assertEquals("v17-schema-version", changeSets.get(changeSets.size() - 1).id());
-        Set<String> gated = Set.of("v1-extension-pg-trgm", "v14-messages-active-backfill", "v16-check-model-config",
+        Set<String> gated = Set.of("v1-extension-pg-trgm", "v14-messages-active-backfill",
                 "v16-tag-delegate-children", "v16-tag-orphaned-delegates");
         for (Changelog.ChangeSetRef changeSet : changeSets) {
             boolean own = changeSet.id().startsWith("windows-");
