@@ -117,7 +117,9 @@ final class MessageMethods {
         });
         methods.add("has_platform_message_id", List.of("session_id", "platform_message_id"), p -> {
             String id = p.requiredString("session_id");
-            String platformId = p.requiredString("platform_message_id");
+            p.require("platform_message_id");
+            // a number compares as its text, as SQLite compares it with the TEXT column
+            String platformId = text(p.json("platform_message_id"), "platform_message_id");
             return store -> store.get().hasPlatformMessageId(id, platformId);
         });
         methods.add("replace_messages", List.of("session_id", "messages", "active_only"), p -> {

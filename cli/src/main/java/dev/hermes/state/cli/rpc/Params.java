@@ -186,7 +186,7 @@ final class Params {
         return objects;
     }
 
-    private void require(String name) {
+    void require(String name) {
         if (!values.containsKey(name)) {
             throw new InvalidArgumentException(caller + " is missing the required parameter '" + name + "'");
         }
