@@ -5,9 +5,11 @@ import dev.hermes.state.HermesStateException;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.StateIOException;
 import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.core.model.AnchoredView;
 import dev.hermes.state.core.model.CopyOptions;
 import dev.hermes.state.core.model.ListSessionsQuery;
 import dev.hermes.state.core.model.Message;
+import dev.hermes.state.core.model.MessagesAround;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.model.WindowEntry;
 import dev.hermes.state.core.model.NewSession;
@@ -137,6 +139,7 @@ class BadInputTest {
         listingAndCountCases(cases);
         titleCases(cases);
         messageCases(cases);
+        transcriptCases(cases);
         searchCases(cases);
         lifecycleCases(cases);
         copyCases(cases);
@@ -192,6 +195,15 @@ class BadInputTest {
         byId.put("loadConversationWindow", id -> store.loadConversationWindow(id));
         byId.put("deleteConversation", id -> store.deleteConversation(id));
         byId.put("saveConversationWindow", id -> store.saveConversationWindow(id, "spring-ai", List.of(WindowEntry.fresh(NewMessage.of("user", "hi")))));
+        byId.put("rewindToMessage", id -> store.rewindToMessage(id, 1));
+        byId.put("restoreRewound", id -> store.restoreRewound(id, 1));
+        byId.put("archiveAndCompact", id -> store.archiveAndCompact(id, List.of()));
+        byId.put("replaceMessages", id -> voidCall(() -> store.replaceMessages(id, List.of(), false)));
+        byId.put("listRecentUserMessages", id -> store.listRecentUserMessages(id, 20, true));
+        byId.put("hasArchivedMessages", id -> store.hasArchivedMessages(id));
+        byId.put("hasPlatformMessageId", id -> store.hasPlatformMessageId(id, "1"));
+        byId.put("getMessagesAround", id -> store.getMessagesAround(id, 1));
+        byId.put("getAnchoredView", id -> store.getAnchoredView(id, 1));
 
         for (var operation : byId.entrySet()) {
             String name = operation.getKey();
@@ -225,7 +237,14 @@ class BadInputTest {
     private static Outcome unknownIdOutcome(String operation, String id) {
         return switch (operation) {
             case "getSession", "getSessionTitle", "exportSession", "resolveSessionId" -> returns(Optional.empty());
-            case "getMessages", "getMessagesAsConversation", "ancestors", "lineageTree", "loadConversationWindow" -> returns(List.of());
+            case "getMessages", "getMessagesAsConversation", "ancestors", "lineageTree", "loadConversationWindow",
+                 "listRecentUserMessages" -> returns(List.of());
+            case "hasArchivedMessages", "hasPlatformMessageId" -> returns(false);
+            case "getMessagesAround" -> returns(MessagesAround.empty());
+            case "getAnchoredView" -> returns(AnchoredView.empty());
+            case "replaceMessages" -> returns(null);
+            // a store kept at schema 6 has no soft-delete flags: refused whatever the id
+            case "rewindToMessage", "restoreRewound", "archiveAndCompact" -> rejects(InvalidArgumentException.class);
             case "compressionTip" -> returns(id);
             case "endSession", "setSessionTitle", "deleteSession", "deleteConversation" -> returns(false);
             case "reopenSession", "updateSystemPrompt", "updateTokenCounts", "clearMessages" -> returns(null);
@@ -332,6 +351,36 @@ class BadInputTest {
                 rejectsWith(InvalidArgumentException.class, "Title '100% done' is already in use by session " + HUNDRED_PERCENT)));
     }
 
+    /** The reads and rewrites of schema 17 with bad arguments: refused before anything is written. */
+    private void transcriptCases(List<Case> cases) {
+        cases.add(new Case("replaceMessages", "null messages", () -> voidCall(() -> store.replaceMessages(LIVE, null, false)),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("replaceMessages", "good, then a null message", () -> voidCall(() -> store.replaceMessages(LIVE,
+                Arrays.asList(NewMessage.of("user", "one"), null), false)), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("replaceMessages", "good, then structured content on a store kept at 6", () -> voidCall(() ->
+                store.replaceMessages(LIVE, List.of(NewMessage.of("user", "one"), NewMessage.builder("user")
+                        .parts(List.of(Map.of("type", "text", "text", "x"))).build()), false)), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("replaceMessages", "only the live rows, on a store kept at 6", () -> voidCall(() ->
+                store.replaceMessages(LIVE, List.of(NewMessage.of("user", "one")), true)), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("archiveAndCompact", "null messages", () -> store.archiveAndCompact(LIVE, null),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("rewindToMessage", "a user message, on a store kept at 6", () -> store.rewindToMessage(LIVE, 12),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("hasPlatformMessageId", "null platform id", () -> store.hasPlatformMessageId(LIVE, null),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("getAnchoredView", "a null role", () -> store.getAnchoredView(LIVE, 12, 5, 3, Arrays.asList("user", null)),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("getMessagesAsConversation", "null options", () -> store.getMessagesAsConversation(LIVE, null),
+                rejects(InvalidArgumentException.class)));
+        for (String sql : SQL_LOOKING) {
+            cases.add(new Case("hasPlatformMessageId", "platform id " + describe(sql), () -> store.hasPlatformMessageId(LIVE, sql),
+                    returns(false)));
+            cases.add(new Case("getAnchoredView", "role " + describe(sql), () -> store.getAnchoredView(LIVE, 12, 0, 3, List.of(sql)),
+                    satisfies("the anchor alone, no bookends", view -> ((AnchoredView) view).window().size() == 1
+                            && ((AnchoredView) view).bookendStart().isEmpty() && ((AnchoredView) view).bookendEnd().isEmpty())));
+        }
+    }
+
     private void messageCases(List<Case> cases) {
         List<Object> cycle = new ArrayList<>();
         cycle.add(cycle);
@@ -344,6 +393,10 @@ class BadInputTest {
         badMessages.put("tool calls that are not JSON", NewMessage.builder("assistant").toolCalls(new Object()).build());
         badMessages.put("tool calls that contain themselves", NewMessage.builder("assistant").toolCalls(cycle).build());
         badMessages.put("reasoning details that are not JSON", NewMessage.builder("assistant").reasoningDetails(new Object()).build());
+        badMessages.put("structured content on a store kept at 6",
+                NewMessage.builder("user").parts(List.of(Map.of("type", "text", "text", "x"))).build());
+        badMessages.put("reasoning content on a store kept at 6", NewMessage.builder("assistant").reasoningContent("r").build());
+        badMessages.put("a platform message id on a store kept at 6", NewMessage.builder("user").content("x").platformMessageId("1").build());
         for (var bad : badMessages.entrySet()) {
             cases.add(new Case("appendMessage", bad.getKey(), () -> store.appendMessage(LIVE, bad.getValue()),
                     rejects(InvalidArgumentException.class)));
@@ -540,8 +593,8 @@ class BadInputTest {
         // exercised by the other tests of this class
         covered.addAll(List.of("close", "open", "openReadOnly", "ensureSession", "createSession"));
         // no input to check: the default location, the builder's entry point, the question whether
-        // a text is a PostgreSQL URL (false for anything else, null included), and what the store is
-        covered.addAll(List.of("defaultPath", "builder", "isUrl", "describe"));
+        // a text is a PostgreSQL URL (false for anything else, null included), what the store is, and whose rules it follows
+        covered.addAll(List.of("defaultPath", "builder", "isUrl", "describe", "schemaRules"));
         Set<String> operations = Arrays.stream(StateRepository.class.getDeclaredMethods())
                 .filter(method -> Modifier.isPublic(method.getModifiers()) && !method.isSynthetic())
                 .map(Method::getName)
