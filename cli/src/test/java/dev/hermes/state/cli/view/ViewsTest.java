@@ -3,6 +3,7 @@ package dev.hermes.state.cli.view;
 import dev.hermes.state.cli.text.Highlighter;
 import dev.hermes.state.cli.text.Times;
 import dev.hermes.state.core.model.LineageNode;
+import dev.hermes.state.core.model.MessageContent;
 import dev.hermes.state.core.model.RichSession;
 import dev.hermes.state.core.model.SearchHit;
 import dev.hermes.state.core.model.Session;
@@ -25,6 +26,15 @@ class ViewsTest {
         return new Session(id, "cli", null, null, null, null, parent, Instant.parse(started),
                 ended == null ? null : Instant.parse(ended), reason, messages, 0, 0, 0, 0, 0, 0, null, null, null,
                 null, null, null, null, null, title);
+    }
+
+    @Test
+    void aMessagesMultimodalContentShowsItsTextsAndNamesItsOtherParts() {
+        assertEquals("what is this?\n[image_url]", SessionView.displayText(MessageContent.parts(List.of(
+                Map.of("type", "text", "text", "what is this?"), Map.of("type", "image_url", "image_url", Map.of("url", "u"))))));
+        assertEquals("plain", SessionView.displayText(MessageContent.text("plain")));
+        assertEquals("{\"parts\": []}", SessionView.displayText(MessageContent.of(Map.of("parts", List.of()))));
+        assertEquals("", SessionView.displayText(null));
     }
 
     @Test
