@@ -59,14 +59,15 @@ public final class MigrateCommand implements Callable<Integer> {
         }
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         if (cli.json()) {
-            cli.printJson(json(cli.dbIsUrl() ? name : cli.dbPath().toAbsolutePath().toString(), result));
+            cli.printJson(json(cli.dbIsUrl() ? name : cli.dbPath().toAbsolutePath().toString(), result,
+                    migrator.targetVersion()));
         } else {
-            print(name, result, took);
+            print(name, result, took, migrator.targetVersion());
         }
         return CommandContext.OK;
     }
 
-    private void print(String file, MigrationResult result, Duration took) {
+    private void print(String file, MigrationResult result, Duration took, int targetVersion) {
         var out = cli.out();
         if (result.dryRun() && !result.fastPath()) {
             for (MigrationResult.AppliedChange change : result.changes()) {
@@ -79,15 +80,15 @@ public final class MigrateCommand implements Callable<Integer> {
             }
             out.println();
         }
-        out.println(summary(file, result) + " [" + Times.duration(took) + "]");
+        out.println(summary(file, result, targetVersion) + " [" + Times.duration(took) + "]");
     }
 
     /** One sentence saying what happened to the file. */
-    static String summary(String file, MigrationResult result) {
+    static String summary(String file, MigrationResult result, int targetVersion) {
         if (result.fastPath()) {
             return file + ": already up to date at schema version " + result.toVersion() + "; nothing to do";
         }
-        int target = result.dryRun() ? Migrator.LATEST_VERSION : result.toVersion();
+        int target = result.dryRun() ? targetVersion : result.toVersion();
         String what;
         if (result.created()) {
             what = (result.dryRun() ? "would be created" : "created") + " at schema version " + target;
@@ -101,11 +102,11 @@ public final class MigrateCommand implements Callable<Integer> {
                 + result.adopted().size() + " already present)";
     }
 
-    private static Map<String, Object> json(String file, MigrationResult result) {
+    private static Map<String, Object> json(String file, MigrationResult result, int targetVersion) {
         Map<String, Object> document = new LinkedHashMap<>();
         document.put("file", file);
         document.put("from_version", result.fromVersion());
-        document.put("to_version", result.dryRun() && !result.fastPath() ? Migrator.LATEST_VERSION : result.toVersion());
+        document.put("to_version", result.dryRun() && !result.fastPath() ? targetVersion : result.toVersion());
         document.put("created", result.created());
         document.put("up_to_date", result.fastPath());
         document.put("dry_run", result.dryRun());

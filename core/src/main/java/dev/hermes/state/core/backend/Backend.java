@@ -95,6 +95,14 @@ public interface Backend {
     /** The names of the store's tables, read in {@code transaction}. */
     Set<String> tables(Transaction transaction) throws SQLException;
 
+    /**
+     * The columns this engine adds to Hermes' tables for itself (PostgreSQL's search columns and the
+     * sessions' insertion order): not data, never copied or compared.
+     */
+    default Set<String> ownColumns(String table) {
+        return Set.of();
+    }
+
     /** The names of {@code table}'s columns (empty for a missing table), read in {@code transaction}. */
     Set<String> columns(Transaction transaction, String table) throws SQLException;
 

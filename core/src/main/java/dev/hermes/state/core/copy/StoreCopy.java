@@ -206,6 +206,7 @@ public final class StoreCopy {
                 known.add(field.getName());
             }
             java.util.Set<String> present = table == SESSIONS ? sourceSchema.sessionColumns() : sourceSchema.messageColumns();
+            known.addAll(source.backend().ownColumns(table.getName()));
             for (String column : present) {
                 if (!known.contains(column) && from.dsl().fetchExists(DSL.selectOne().from(table)
                         .where(DSL.field(DSL.name(column)).isNotNull()))) {

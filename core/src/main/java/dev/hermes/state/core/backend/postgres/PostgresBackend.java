@@ -213,6 +213,15 @@ public final class PostgresBackend implements Backend {
     }
 
     @Override
+    public Set<String> ownColumns(String table) {
+        return switch (table) {
+            case "messages" -> Set.of("content_tsv", "content_grams");
+            case "sessions" -> Set.of("rowid");
+            default -> Set.of();
+        };
+    }
+
+    @Override
     public Set<String> tables(Transaction transaction) throws SQLException {
         return names(transaction, "SELECT c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n"
                 + " ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relkind IN ('r', 'p')", schema, null);
