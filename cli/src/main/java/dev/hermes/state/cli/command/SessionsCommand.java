@@ -17,6 +17,7 @@ import dev.hermes.state.core.model.LineageNode;
 import dev.hermes.state.core.model.ListSessionsQuery;
 import dev.hermes.state.core.model.RichSession;
 import dev.hermes.state.core.model.Session;
+import dev.hermes.state.core.model.RewindResult;
 import dev.hermes.state.core.model.SessionExport;
 import dev.hermes.state.sqlite.SqliteFile;
 import picocli.CommandLine.Command;
@@ -43,7 +44,7 @@ import java.util.concurrent.Callable;
 import static dev.hermes.state.db.Tables.SESSIONS;
 
 /** {@code sessions list|show|lineage|rename|end|delete|prune|export}: the store's sessions. */
-@Command(mixinStandardHelpOptions = true, name = "sessions", description = "List, show, rename, end, delete, prune and export sessions.",
+@Command(mixinStandardHelpOptions = true, name = "sessions", description = "List, show, rename, rewind, restore, end, delete, prune and export sessions.",
         subcommands = CommandLine.HelpCommand.class, synopsisSubcommandLabel = "COMMAND",
         addMethodSubcommands = false) // CommandContext adds them: only the one being run
 public final class SessionsCommand implements Callable<Integer> {
@@ -94,17 +95,23 @@ public final class SessionsCommand implements Callable<Integer> {
         return CommandContext.OK;
     }
 
-    @Command(mixinStandardHelpOptions = true, name = "show", description = "One session with all its messages.")
+    @Command(mixinStandardHelpOptions = true, name = "show", description = "One session with its messages (the live"
+            + " transcript: turns a rewind or a compaction hid are left out unless --hidden).")
     int show(@Parameters(paramLabel = "ID-OR-PREFIX-OR-TITLE", description = "A session id, a unique id prefix, or a title.")
              String reference,
              @Option(names = "--full", description = "Print long messages whole (default: the first "
-                     + SessionView.DEFAULT_MAX_CHARS + " characters).") boolean full) {
+                     + SessionView.DEFAULT_MAX_CHARS + " characters).") boolean full,
+             @Option(names = "--hidden", description = "Also the turns a rewind hid or a compaction summarised away,"
+                     + " each marked [rewound] or [compacted].") boolean hidden) {
         SessionExport export;
         boolean v17;
         try (StateRepository store = cli.openExisting()) {
             String id = SessionRefs.byIdOrTitle(store, reference);
             export = store.exportSession(id)
                     .orElseThrow(() -> new InvalidArgumentException("Session " + id + " was deleted meanwhile"));
+            if (hidden) {
+                export = new SessionExport(export.session(), store.getMessages(id, true));
+            }
             v17 = store.schemaRules() == StoreSchema.Rules.V17;
         }
         if (cli.json()) {
@@ -194,6 +201,55 @@ public final class SessionsCommand implements Callable<Integer> {
         } else {
             cli.out().println(id + " was already ended " + cli.times().both(session.endedAt()) + " ("
                     + session.endReason() + "); left unchanged");
+        }
+        return CommandContext.OK;
+    }
+
+    @Command(mixinStandardHelpOptions = true, name = "rewind", description = "Rewind a session to before one of its user"
+            + " messages: that message and every later one are hidden from the transcript (kept in the file, shown by"
+            + " 'sessions show --hidden'), as the agent's /undo does. Schema 17.")
+    int rewind(@Parameters(index = "0", paramLabel = "ID", description = "A session id or unique id prefix.") String reference,
+               @Parameters(index = "1", paramLabel = "MESSAGE-ID", description = "The id of the user message to rewind to.")
+               long messageId) {
+        String id;
+        RewindResult result;
+        try (StateRepository store = cli.openForChange("sessions rewind")) {
+            id = SessionRefs.byId(store, reference);
+            result = store.rewindToMessage(id, messageId);
+        }
+        if (cli.json()) {
+            Map<String, Object> document = new LinkedHashMap<>();
+            document.put("session_id", id);
+            document.put("rewound_count", result.rewoundCount());
+            document.put("new_head_id", result.newHeadId());
+            cli.printJson(document);
+        } else {
+            cli.out().println("Rewound " + id + " to before message " + messageId + ": " + result.rewoundCount()
+                    + (result.rewoundCount() == 1 ? " message" : " messages") + " hidden"
+                    + (result.newHeadId() == null ? ", none left live" : ", the last live one is " + result.newHeadId())
+                    + ". Undo: hermes-state sessions restore " + id + " " + messageId);
+        }
+        return CommandContext.OK;
+    }
+
+    @Command(mixinStandardHelpOptions = true, name = "restore", description = "Make the turns a rewind hid live again,"
+            + " from MESSAGE-ID on. Schema 17.")
+    int restore(@Parameters(index = "0", paramLabel = "ID", description = "A session id or unique id prefix.") String reference,
+                @Parameters(index = "1", paramLabel = "MESSAGE-ID", description = "The first message id to restore.")
+                long sinceMessageId) {
+        String id;
+        int restored;
+        try (StateRepository store = cli.openForChange("sessions restore")) {
+            id = SessionRefs.byId(store, reference);
+            restored = store.restoreRewound(id, sinceMessageId);
+        }
+        if (cli.json()) {
+            Map<String, Object> document = new LinkedHashMap<>();
+            document.put("session_id", id);
+            document.put("restored", restored);
+            cli.printJson(document);
+        } else {
+            cli.out().println("Restored " + restored + (restored == 1 ? " message" : " messages") + " of " + id);
         }
         return CommandContext.OK;
     }

@@ -28,7 +28,8 @@ public final class SessionView {
     public static List<String> render(Session session, List<Message> messages, Times times, Highlighter style, int maxChars) {
         List<String> lines = new ArrayList<>(header(session, times, style));
         lines.add("");
-        lines.add(style.bold("Messages (" + messages.size() + ")"));
+        long hidden = messages.stream().filter(message -> !message.active()).count();
+        lines.add(style.bold("Messages (" + messages.size() + (hidden == 0 ? "" : ", " + hidden + " hidden") + ")"));
         for (Message message : messages) {
             lines.add(messageHeading(message, times, style));
             if (message.reasoning() != null && !message.reasoning().isBlank()) {
@@ -119,6 +120,9 @@ public final class SessionView {
 
     private static String messageHeading(Message m, Times times, Highlighter style) {
         StringBuilder heading = new StringBuilder("[" + times.clock(m.timestamp()) + "] " + style.bold(m.role()));
+        if (!m.active()) {
+            heading.append(style.dim(m.compacted() ? " [compacted]" : " [rewound]"));
+        }
         if (m.toolName() != null) {
             heading.append(" ").append(m.toolName());
         }
