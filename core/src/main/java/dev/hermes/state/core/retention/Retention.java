@@ -67,22 +67,6 @@ public final class Retention {
     }
 
     /**
-     * delete_session: its children become roots (grandchildren keep their parent), its messages (and
-     * their search index rows), its window and the session are deleted; false if unknown.
-     */
-    public boolean delete(Transaction transaction, String sessionId) throws SQLException {
-        DSLContext dsl = transaction.dsl();
-        if (!Sessions.exists(dsl, sessionId)) {
-            return false;
-        }
-        dsl.update(SESSIONS).setNull(SESSIONS.PARENT_SESSION_ID).where(SESSIONS.PARENT_SESSION_ID.eq(sessionId)).execute();
-        dsl.deleteFrom(MESSAGES).where(MESSAGES.SESSION_ID.eq(sessionId)).execute();
-        windows.forget(transaction, List.of(sessionId));
-        dsl.deleteFrom(SESSIONS).where(SESSIONS.ID.eq(sessionId)).execute();
-        return true;
-    }
-
-    /**
      * Deletes a conversation: the session and every compression child that continues it, with their
      * messages (and search index rows) and windows; other children of those sessions (delegates,
      * branches) become roots, as with {@link #delete}. False when there is no such session.
@@ -126,11 +110,18 @@ public final class Retention {
     }
 
     /**
-     * Deletes the {@link #prunable} sessions as {@link #delete} does, with set-based statements (no
-     * bound parameter per session, so any number of sessions can go); returns how many. The windows
+     * Deletes the {@link #prunable} sessions, their children orphaned (never cascaded, at either
+     * version's rules), with set-based statements (no bound parameter per session, so any number of
+     * sessions can go); returns their ids (for their files). The windows
      * of every session that is gone go too (also those the Python agent's deletes left behind).
      */
-    public int prune(Transaction transaction, Condition prunable) throws SQLException {
+    public List<String> prune(Transaction transaction, Condition prunable) throws SQLException {
+        List<String> doomed = transaction.dsl().select(SESSIONS.ID).from(SESSIONS).where(prunable).fetch(SESSIONS.ID);
+        deletePrunable(transaction, prunable);
+        return doomed;
+    }
+
+    private int deletePrunable(Transaction transaction, Condition prunable) throws SQLException {
         DSLContext dsl = transaction.dsl();
         var doomed = DSL.select(SESSIONS.ID).from(SESSIONS).where(prunable);
         dsl.update(SESSIONS).setNull(SESSIONS.PARENT_SESSION_ID).where(SESSIONS.PARENT_SESSION_ID.in(doomed)).execute();
