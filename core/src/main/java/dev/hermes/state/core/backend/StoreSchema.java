@@ -11,8 +11,11 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 
+import static dev.hermes.state.db.Tables.COMPRESSION_LOCKS;
 import static dev.hermes.state.db.Tables.MESSAGES;
+import static dev.hermes.state.db.Tables.MESSAGES_FTS_TRIGRAM;
 import static dev.hermes.state.db.Tables.SESSIONS;
+import static dev.hermes.state.db.Tables.STATE_META;
 
 /**
  * What the store's database holds of Hermes' schema, and which agent's rules its answers follow. Read
@@ -141,8 +144,8 @@ public final class StoreSchema {
                 shape.append(has((TableField<?, ?>) field) ? '1' : '0');
             }
         }
-        for (String table : List.of("state_meta", "compression_locks", "messages_fts_trigram")) {
-            shape.append(tables.contains(table) ? '1' : '0');
+        for (Table<?> table : List.of(STATE_META, COMPRESSION_LOCKS, MESSAGES_FTS_TRIGRAM)) {
+            shape.append(hasTable(table) ? '1' : '0');
         }
         return shape.toString();
     }
