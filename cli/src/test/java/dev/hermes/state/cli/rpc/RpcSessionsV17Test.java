@@ -2,7 +2,6 @@ package dev.hermes.state.cli.rpc;
 
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.json.PythonJson;
-import dev.hermes.state.core.model.Timestamps;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,7 +33,9 @@ class RpcSessionsV17Test {
     private RpcServer server;
 
     private void open(int version, double now) {
-        Clock clock = Clock.fixed(Timestamps.ofEpochSeconds(now), ZoneOffset.UTC);
+        // a whole number of microseconds, as the store's clock keeps them
+        Clock clock = Clock.fixed(java.time.Instant.EPOCH.plus(java.time.Duration.ofNanos(Math.round(now * 1e6) * 1_000)),
+                ZoneOffset.UTC);
         store = StateRepository.builder().path(dir.resolve("state.db")).schemaVersion(version).clock(clock).build();
         server = new RpcServer(() -> store, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
     }
