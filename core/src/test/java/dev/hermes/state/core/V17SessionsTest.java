@@ -211,6 +211,20 @@ class V17SessionsTest extends FreshStoreTest {
                 store.listCronJobRuns("job10", 20, 0).stream().map(run -> run.session().id()).toList());
     }
 
+    /** The agent: export_all lists as search_sessions does, the most recently active first. */
+    @Test
+    void exportAllListsTheMostRecentlyActiveFirst() {
+        for (int i = 0; i < 3; i++) {
+            store.createSession("s" + i, "cli");
+        }
+        store.appendMessage("s1", NewMessage.of("user", "a"));
+        clock.advance(Duration.ofSeconds(5));
+        store.appendMessage("s0", NewMessage.of("user", "b"));
+        List<String> exported = new java.util.ArrayList<>();
+        assertEquals(3, store.exportAll(null, export -> exported.add(export.session().id() + "/" + export.messages().size())));
+        assertEquals(List.of("s0/1", "s1/1", "s2/0"), exported);
+    }
+
     /** r (compression) → c1 (compression) → c2; c1 → dl (a delegate); r → b (a branch); other apart. Title "Plan" on r. */
     private void lineage() {
         store.createSession("r", "cli");

@@ -8,6 +8,7 @@ import dev.hermes.state.core.model.Session;
 import dev.hermes.state.core.model.SessionExport;
 import dev.hermes.state.core.rows.EpochSeconds;
 import dev.hermes.state.core.rows.Rows;
+import dev.hermes.state.core.sessions.SessionPreviews;
 import dev.hermes.state.core.sessions.Sessions;
 import dev.hermes.state.core.windows.Windows;
 import org.jooq.Condition;
@@ -29,6 +30,8 @@ import static dev.hermes.state.db.Tables.SESSIONS;
 /** What leaves the store: export (one session, or all of them streaming), delete and prune. */
 public final class Retention {
     private static final double SECONDS_PER_DAY = 86_400.0;
+    /** The agent's export_all lists sessions with search_sessions(limit=100000). */
+    private static final int EXPORT_ALL_LIMIT = 100_000;
 
     private final Sessions sessions;
     private final Messages messages;
@@ -49,14 +52,22 @@ public final class Retention {
                 : Optional.of(new SessionExport(session.get(), messages.of(transaction, sessionId)));
     }
 
-    /** Hands every session of {@code source} (null = all; newest first) with its messages to {@code sink}; returns how many. */
+    /**
+     * Hands every session of {@code source} (null = all) with its messages to {@code sink}; returns how
+     * many. Newest started first at version 6's rules; at schema 17's the most recently active first
+     * (latest message, else start), at most 100,000, as the agent's search_sessions lists them.
+     */
     public long exportAll(Transaction transaction, @Nullable String source, Consumer<SessionExport> sink)
             throws SQLException {
         long exported = 0;
-        try (Cursor<Record> rows = transaction.dsl().select(transaction.schema().fields(SESSIONS)).from(SESSIONS)
-                .where(Sessions.sourceIs(source))
-                .orderBy(SESSIONS.STARTED_AT.desc(), SESSIONS.ID.desc())
-                .fetchLazy()) {
+        var query = transaction.dsl().select(transaction.schema().fields(SESSIONS)).from(SESSIONS)
+                .where(Sessions.sourceIs(source));
+        // today's agent exports what its search_sessions lists: the most recently active first, at most 100,000
+        var ordered = transaction.schema().v17()
+                ? query.orderBy(SessionPreviews.LAST_ACTIVE_VALUE.desc(), SESSIONS.STARTED_AT.desc(), SESSIONS.ID.desc())
+                        .limit(DSL.inline(EXPORT_ALL_LIMIT))
+                : query.orderBy(SESSIONS.STARTED_AT.desc(), SESSIONS.ID.desc());
+        try (Cursor<Record> rows = ordered.fetchLazy()) {
             for (Record row : rows) {
                 Session session = Rows.session(row);
                 sink.accept(new SessionExport(session, messages.of(transaction, session.id())));

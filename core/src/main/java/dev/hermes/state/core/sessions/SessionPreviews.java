@@ -40,10 +40,13 @@ public final class SessionPreviews {
             .limit(DSL.inline(1))
             .asField("preview_raw");
 
-    /** The newest message's time, else the session's start. */
-    public static final Field<Instant> LAST_ACTIVE = DSL.coalesce(
+    /** The newest message's time, else the session's start (to order by without selecting it). */
+    public static final Field<Instant> LAST_ACTIVE_VALUE = DSL.coalesce(
             DSL.select(DSL.max(LATEST.TIMESTAMP)).from(LATEST).where(LATEST.SESSION_ID.eq(SESSIONS.ID)).<Instant>asField(),
-            SESSIONS.STARTED_AT).as("last_active");
+            SESSIONS.STARTED_AT);
+
+    /** {@link #LAST_ACTIVE_VALUE} selected as {@code last_active}. */
+    public static final Field<Instant> LAST_ACTIVE = LAST_ACTIVE_VALUE.as("last_active");
 
     private SessionPreviews() {
     }
