@@ -76,6 +76,21 @@ public final class StoreSchema {
         return rules;
     }
 
+    /** The columns of {@code sessions}, lower case (the generated ones and any other the file has). */
+    public Set<String> sessionColumns() {
+        return sessionColumns;
+    }
+
+    /** The columns of {@code messages}, lower case. */
+    public Set<String> messageColumns() {
+        return messageColumns;
+    }
+
+    /** The tables, lower case. */
+    public Set<String> tables() {
+        return tables;
+    }
+
     /** The rules for a store opened to {@code targetVersion} on a database at {@code version}. */
     public static Rules rulesFor(int targetVersion, int version) {
         return targetVersion >= FIRST_V17_VERSION || version >= FIRST_V17_VERSION ? Rules.V17 : Rules.V6;
