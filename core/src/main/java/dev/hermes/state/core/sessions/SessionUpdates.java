@@ -18,9 +18,10 @@ import static dev.hermes.state.db.Tables.MESSAGES;
 import static dev.hermes.state.db.Tables.SESSIONS;
 
 /**
- * The agent's updates of one session's metadata after it was created: its model and model_config
- * (after a {@code /model} switch), its billing route, its workspace (cwd and git), and the desktop's
- * backfill of repository roots. Each is one statement; an unknown id changes nothing.
+ * The agent's updates of sessions after they were created: a session's model and model_config (after
+ * a {@code /model} switch), its billing route, its workspace (cwd and git); the desktop's backfill of
+ * repository roots; the archive flag of a whole compression lineage; and the end of continuations a
+ * crashed compression left open. An unknown id changes nothing.
  */
 public final class SessionUpdates {
     private static final double SECONDS_PER_WEEK = 604_800.0;
