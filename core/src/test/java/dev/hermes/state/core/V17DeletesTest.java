@@ -79,6 +79,17 @@ class V17DeletesTest extends FreshStoreTest {
         assertEquals(Map.of("c", "-"), parents());
     }
 
+    /** The agent: json_extract reads a duplicate key at its first occurrence, on either engine. */
+    @Test
+    void theMarkerIsReadAsSqliteReadsIt() throws Exception {
+        store.createSession("p", "cli");
+        store.createSession("x", "cli");
+        execute("INSERT INTO sessions (id, source, started_at, model_config) VALUES ('dup', 'cli', 1,"
+                + " '{\"_delegate_from\": \"p\", \"_delegate_from\": \"x\"}')");
+        assertTrue(store.deleteSession("p"));
+        assertEquals(Map.of("x", "-"), parents());
+    }
+
     /** The agent (C7, C8): unknown ids and duplicates skipped; the count is of sessions that existed. */
     @Test
     void deleteSessionsDeletesTheExistingOnesInOneTransaction() throws Exception {

@@ -159,11 +159,18 @@ public final class PostgresBackend implements Backend {
         }
     }
 
-    /** {@code ->>} on the text cast to jsonb (model_config is text, as in the agent's file). */
+    /**
+     * The schema's {@code sqlite_json_member} (version 16 on), which reads the text as SQLite does (a
+     * duplicate key at its first occurrence, Python's NaN and Infinity, a text that is not JSON failing
+     * the statement), its JSON value made SQL text as {@code json_extract} gives it (a string without
+     * its quotes). A text without the member's name and without any escape cannot hold the member and
+     * is not read (most documents: the function tokenizes the whole text).
+     */
     @Override
     public Field<String> jsonMember(Field<JSON> document, String member) {
-        return DSL.field("(coalesce({0}, {1})::jsonb ->> {2})", String.class, document, DSL.inline("{}"),
-                DSL.inline(member));
+        return DSL.field("CASE WHEN pg_catalog.strpos({0}, {1}) = 0 AND pg_catalog.strpos({0}, {2}) = 0 THEN NULL"
+                        + " ELSE (NULLIF(sqlite_json_member({0}, {1}), 'null')::json #>> '{}'::text[]) END",
+                String.class, document, DSL.inline(member), DSL.inline("\\"));
     }
 
     /** The "C" collation compares the UTF-8 bytes, which is code point order. */
