@@ -335,7 +335,7 @@ public final class Benchmark {
         }
         long reclaimed;
         try (StateRepository store = databases.openStore(RunDatabases.MAIN)) {
-            reclaimed = store.vacuum();
+            reclaimed = store.vacuum().bytesReclaimed();
         }
         RunResults results = new RunResults(sessions, messagesPerSession, w1, rawW1, rawCheckpointW1, batch, rawBatch, w2, rawW2,
                 queriesWithDifferentHits(w2, rawW2), w3, w3Reference(resultFile), w4, rawW4, w5, deep, w6, w7,

@@ -1,6 +1,25 @@
 package dev.hermes.state.core;
 
 import dev.hermes.state.InvalidArgumentException;
+import dev.hermes.state.StateIOException;
+import dev.hermes.state.core.backend.Transaction;
+import dev.hermes.state.core.coordination.CompressionCooldowns;
+import dev.hermes.state.core.coordination.CompressionLocks;
+import dev.hermes.state.core.coordination.GatewayPeers;
+import dev.hermes.state.core.coordination.Handoffs;
+import dev.hermes.state.core.coordination.StateMeta;
+import dev.hermes.state.core.model.AutoMaintenanceReport;
+import dev.hermes.state.core.model.CompressionCooldown;
+import dev.hermes.state.core.model.GatewayPeer;
+import dev.hermes.state.core.model.HandoffState;
+import dev.hermes.state.core.model.Timestamps;
+import dev.hermes.state.core.model.VacuumReport;
+import dev.hermes.state.core.retention.AutoMaintenance;
+import dev.hermes.state.core.retention.SessionDeletes;
+import dev.hermes.state.core.retention.SessionFiles;
+import dev.hermes.state.core.sessions.CronRuns;
+import dev.hermes.state.core.sessions.SessionUpdates;
+import dev.hermes.state.core.telegram.TelegramTopics;
 import dev.hermes.state.core.arguments.Arguments;
 import dev.hermes.state.core.backend.Backend;
 import dev.hermes.state.core.backend.StoreSchema;
@@ -50,16 +69,26 @@ import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.postgresql.PostgresLocation;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
+import org.jooq.Table;
 import org.jspecify.annotations.Nullable;
 
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
+
+import static dev.hermes.state.db.Tables.COMPRESSION_LOCKS;
+import static dev.hermes.state.db.Tables.STATE_META;
 import javax.sql.DataSource;
 
 /**
@@ -93,6 +122,15 @@ public final class StateRepository implements AutoCloseable {
     private final Backend backend;
     private final Retention retention;
     private final Windows windows;
+    private final SessionDeletes deletes;
+    private final SessionUpdates updates = new SessionUpdates();
+    private final CronRuns cronRuns;
+    private final StateMeta meta = new StateMeta();
+    private final CompressionLocks locks = new CompressionLocks();
+    private final CompressionCooldowns cooldowns = new CompressionCooldowns();
+    private final Handoffs handoffs = new Handoffs();
+    private final GatewayPeers peers = new GatewayPeers();
+    private final TelegramTopicMode telegramTopics;
 
     private StateRepository(Opening.Opened opened, Clock clock) {
         this.database = opened.database();
@@ -106,6 +144,9 @@ public final class StateRepository implements AutoCloseable {
         this.listing = new RichListing(lineage, backend);
         this.windows = new Windows(backend, lineage, sessions, messages, appends, titles);
         this.retention = new Retention(sessions, messages, lineage, windows);
+        this.deletes = new SessionDeletes(backend, windows);
+        this.cronRuns = new CronRuns(backend);
+        this.telegramTopics = new TelegramTopicMode(database, new TelegramTopics(backend, meta), clock);
     }
 
     // ------------------------------------------------------------------ opening
@@ -202,9 +243,30 @@ public final class StateRepository implements AutoCloseable {
         database.checkpoint(false);
     }
 
-    /** Reclaims free pages (VACUUM) and truncates the WAL; returns the bytes the file shrank by. */
-    public long vacuum() {
+    /**
+     * vacuum: merges the full-text indexes ({@link #optimizeFts}), then reclaims free pages (VACUUM) and
+     * truncates the WAL. The report holds the agent's answer (the indexes merged) and the bytes the
+     * database shrank by. Needs a read-write store; no other writer may be busy meanwhile.
+     */
+    public VacuumReport vacuum() {
         return database.vacuum();
+    }
+
+    /**
+     * optimize_fts: merges the segments of each full-text index the store has (on SQLite FTS5's
+     * 'optimize' on {@code messages_fts} and, from schema 10 on, {@code messages_fts_trigram}); search
+     * answers are unchanged. Returns how many indexes were merged.
+     */
+    public int optimizeFts() {
+        return database.optimizeFullText();
+    }
+
+    /**
+     * Whose rules the store's answers follow: 17 (today's agent: a store opened at 17, or any file
+     * written at 7 or later) or 6 (a store kept at version 6 on a file of at most 6).
+     */
+    public int rulesVersion() {
+        return database.schema().v17() ? Migrator.LATEST_VERSION : Migrator.KEPT_VERSION;
     }
 
     /** Checkpoints (when this store wrote anything) and closes every connection. Idempotent. */
@@ -216,9 +278,13 @@ public final class StateRepository implements AutoCloseable {
     // ------------------------------------------------------------------ sessions
 
     /**
-     * create_session: inserts with started_at = now; an existing id is left unchanged (insert-or-ignore:
-     * the first row wins, no error, whatever parent is given). A new session with an unknown parent →
-     * ConstraintViolationException. Returns the id.
+     * create_session: inserts with started_at = now. An existing id: at version 6's rules it is left
+     * unchanged (insert-or-ignore: the first row wins, no error, whatever parent is given); at schema
+     * 17's the upsert fills its NULL model, model_config, system_prompt, session_key, chat_id,
+     * chat_type, thread_id, parent_session_id and cwd from the call, never overwriting a value (source,
+     * user_id and started_at stay). A new session (or a parent filled in) naming an unknown parent →
+     * ConstraintViolationException; the schema-17 fields on a store kept at 6 → InvalidArgumentException.
+     * Returns the id.
      */
     public String createSession(NewSession session) {
         NewSessionRow row = NewSessionRow.of(session);
@@ -233,14 +299,30 @@ public final class StateRepository implements AutoCloseable {
         return createSession(NewSession.builder(id, source).build());
     }
 
-    /** ensure_session: insert-or-ignore, never overwrites. source null → "unknown". */
+    /**
+     * ensure_session with its keywords (schema 17): the same write as {@link #createSession} (its
+     * source is the agent's default {@code unknown} when the caller has none).
+     */
+    public void ensureSession(NewSession session) {
+        NewSessionRow row = NewSessionRow.of(session);
+        double startedAt = now();
+        database.write("ensuring session " + row.id(), transaction -> sessions.create(transaction, row, startedAt));
+        appends.renderAhead(database.renderer(), database.schema());
+    }
+
+    /**
+     * ensure_session: never overwrites (at schema 17's rules a NULL model is filled, as
+     * {@link #createSession} does). source null → "unknown".
+     */
     public void ensureSession(String id, @Nullable String source, @Nullable String model) {
         String sessionId = Arguments.id(id, "session id");
         String sessionSource = source == null ? "unknown" : Arguments.label(source, "source");
         String sessionModel = Arguments.optionalLabel(model, "model");
         double startedAt = now();
-        database.write("ensuring session " + sessionId,
-                transaction -> sessions.ensure(transaction, sessionId, sessionSource, sessionModel, startedAt));
+        database.write("ensuring session " + sessionId, transaction -> {
+            sessions.ensure(transaction, sessionId, sessionSource, sessionModel, startedAt);
+            return sessionId;
+        });
         appends.renderAhead(database.renderer(), database.schema());
     }
 
@@ -273,12 +355,110 @@ public final class StateRepository implements AutoCloseable {
      * Absolute: the counters are set, estimated cost becomes the given one (or 0), actual cost is set
      * only when given. Both: cost status, source and pricing version take a given value (last wins);
      * billing provider, base URL, mode and model are filled only while still NULL (first wins).
+     * Schema 17: the API call count grows (or is set, absolute), and a missing session is created
+     * first (source {@code unknown}) so the counts are never lost; at version 6's rules an unknown id
+     * changes nothing and a non-zero API call count is an InvalidArgumentException.
      */
     public void updateTokenCounts(String id, TokenUsage usage) {
         String sessionId = Arguments.id(id, "session id");
         TokenAccounting.Update update = TokenAccounting.Update.of(usage);
+        double now = now();
         database.write("updating the token counts of session " + sessionId,
-                transaction -> tokens.update(transaction, sessionId, update));
+                transaction -> tokens.update(transaction, sessions, sessionId, update, now));
+    }
+
+    /** update_session_meta: model_config set to the given JSON text (null → NULL), the model only when given. */
+    public void updateSessionMeta(String id, @Nullable String modelConfigJson, @Nullable String model) {
+        String sessionId = Arguments.id(id, "session id");
+        String config = Arguments.optionalText(modelConfigJson, "model_config");
+        String sessionModel = Arguments.optionalLabel(model, "model");
+        database.write("updating the metadata of session " + sessionId,
+                transaction -> updates.meta(transaction, sessionId, config, sessionModel));
+    }
+
+    /** update_session_model: the model set unconditionally (after a mid-session switch). */
+    public void updateSessionModel(String id, @Nullable String model) {
+        String sessionId = Arguments.id(id, "session id");
+        String sessionModel = Arguments.optionalLabel(model, "model");
+        database.write("updating the model of session " + sessionId,
+                transaction -> updates.model(transaction, sessionId, sessionModel));
+    }
+
+    /**
+     * update_session_billing_route: billing provider and base URL set unconditionally, the billing mode
+     * when given; the system prompt snapshot is cleared (it names the old model and provider).
+     */
+    public void updateSessionBillingRoute(String id, @Nullable String provider, @Nullable String baseUrl,
+                                          @Nullable String billingMode) {
+        String sessionId = Arguments.id(id, "session id");
+        String billingProvider = Arguments.optionalLabel(provider, "billing provider");
+        String billingBaseUrl = Arguments.optionalLabel(baseUrl, "billing base URL");
+        String mode = Arguments.optionalLabel(billingMode, "billing mode");
+        database.write("updating the billing route of session " + sessionId,
+                transaction -> updates.billingRoute(transaction, sessionId, billingProvider, billingBaseUrl, mode));
+    }
+
+    /**
+     * update_session_cwd (schema 17): the working directory, and the git branch and repository root
+     * when not blank (a failed probe never erases an earlier value). An empty cwd changes nothing.
+     */
+    public void updateSessionCwd(String id, String cwd, @Nullable String gitBranch, @Nullable String gitRepoRoot) {
+        String sessionId = Arguments.id(id, "session id");
+        String directory = Arguments.text(cwd, "cwd");
+        String branch = Arguments.optionalLabel(gitBranch, "git branch");
+        String repoRoot = Arguments.optionalText(gitRepoRoot, "git repo root");
+        if (directory.isEmpty()) {
+            return;
+        }
+        database.write("updating the working directory of session " + sessionId, transaction -> {
+            requireV17(transaction, "update_session_cwd");
+            return updates.cwd(transaction, sessionId, directory, branch, repoRoot);
+        });
+    }
+
+    /**
+     * backfill_repo_roots (schema 17): for each cwd → repository root pair with both non-empty, the
+     * sessions in that cwd without a root get it (a recorded root is kept). One transaction.
+     */
+    public void backfillRepoRoots(Map<String, String> cwdToRoot) {
+        Map<String, String> pairs = new LinkedHashMap<>();
+        Arguments.required(cwdToRoot, "cwd to root map").forEach((cwd, root) -> {
+            if (cwd != null && !cwd.isEmpty() && root != null && !root.isEmpty()) {
+                pairs.put(Arguments.text(cwd, "cwd"), Arguments.text(root, "git repo root"));
+            }
+        });
+        if (pairs.isEmpty()) {
+            return;
+        }
+        database.write("recording repository roots", transaction -> {
+            requireV17(transaction, "backfill_repo_roots");
+            return updates.backfillRepoRoots(transaction, pairs);
+        });
+    }
+
+    /**
+     * set_session_archived (schema 17): archives (or unarchives) the session and its whole compression
+     * lineage, every ancestor and descendant through compression-ended parents, so a listing showing a
+     * root projected onto its tip hides or shows the conversation as one. Messages are kept. True when
+     * a row was there to update.
+     */
+    public boolean setSessionArchived(String id, boolean archived) {
+        String sessionId = Arguments.id(id, "session id");
+        return database.write((archived ? "archiving" : "unarchiving") + " session " + sessionId, transaction -> {
+            requireV17(transaction, "set_session_archived");
+            return updates.archive(transaction, sessionId, archived);
+        });
+    }
+
+    /**
+     * list_cron_job_runs: the sessions cron job {@code jobId} ran (ids {@code cron_<job>_<time>},
+     * source {@code cron}), newest first, with preview and last activity, a page of them.
+     */
+    public List<RichSession> listCronJobRuns(String jobId, int limit, int offset) {
+        String job = Arguments.text(jobId, "job id");
+        int rows = Arguments.limit(limit);
+        int skip = Arguments.offset(offset);
+        return database.read("listing the runs of cron job " + job, transaction -> cronRuns.runs(transaction, job, rows, skip));
     }
 
     /** get_session: every column, or empty. */
@@ -734,11 +914,106 @@ public final class StateRepository implements AutoCloseable {
     /**
      * delete_session: in one transaction its children become roots (grandchildren keep their parent),
      * its messages (and their search index rows), its conversation window and the session are
-     * deleted; false if unknown.
+     * deleted; false if unknown. At schema 17's rules its delegate descendants (rows whose
+     * {@code model_config} carries {@code _delegate_from}) are deleted with it, their messages too,
+     * instead of becoming roots.
      */
     public boolean deleteSession(String id) {
+        return deleteSession(id, null);
+    }
+
+    /**
+     * delete_session with {@code sessions_dir}: as {@link #deleteSession(String)}; then the transcript
+     * files of every session deleted ({@code <id>.json}, {@code <id>.jsonl},
+     * {@code request_dump_<id>_*.json}) are removed from {@code sessionsDir} (best effort).
+     */
+    public boolean deleteSession(String id, @Nullable Path sessionsDir) {
         String sessionId = Arguments.id(id, "session id");
-        return database.write("deleting session " + sessionId, transaction -> retention.delete(transaction, sessionId));
+        List<String> removed = database.write("deleting session " + sessionId,
+                transaction -> deletes.delete(transaction, sessionId));
+        SessionFiles.remove(sessionsDir, removed);
+        return !removed.isEmpty();
+    }
+
+    /**
+     * delete_sessions: every existing session of {@code ids} (null and empty ids skipped, duplicates
+     * once) as {@link #deleteSession(String, Path)} deletes one, all in one transaction; returns how
+     * many of them existed.
+     */
+    public int deleteSessions(Collection<String> ids, @Nullable Path sessionsDir) {
+        List<String> wanted = new ArrayList<>();
+        for (String id : Arguments.required(ids, "session ids")) {
+            if (id != null && !id.isEmpty()) {
+                wanted.add(Arguments.id(id, "session id"));
+            }
+        }
+        if (wanted.isEmpty()) {
+            return 0;
+        }
+        Set<String> distinct = new LinkedHashSet<>(wanted);
+        List<String> removed = database.write("deleting " + distinct.size() + " sessions",
+                transaction -> deletes.deleteAll(transaction, distinct));
+        SessionFiles.remove(sessionsDir, removed);
+        return (int) removed.stream().filter(distinct::contains).count();
+    }
+
+    /**
+     * delete_session_if_empty: deletes the session only when it has no message, no title and no child
+     * (checked by the delete itself, so a message written meanwhile keeps it); its files too. True when
+     * deleted.
+     */
+    public boolean deleteSessionIfEmpty(String id, @Nullable Path sessionsDir) {
+        String sessionId = Arguments.id(id, "session id");
+        List<String> removed = database.write("deleting session " + sessionId + " if it is empty",
+                transaction -> deletes.deleteIfEmpty(transaction, sessionId));
+        SessionFiles.remove(sessionsDir, removed);
+        return !removed.isEmpty();
+    }
+
+    /** count_empty_sessions (schema 17): ended, unarchived sessions whose message_count is 0. */
+    public long countEmptySessions() {
+        return database.read("counting empty sessions", transaction -> {
+            requireV17(transaction, "count_empty_sessions");
+            return deletes.countEmpty(transaction);
+        });
+    }
+
+    /**
+     * delete_empty_sessions (schema 17): deletes the sessions {@link #countEmptySessions} counts (their
+     * children become roots), and their files; returns how many.
+     */
+    public int deleteEmptySessions(@Nullable Path sessionsDir) {
+        List<String> removed = database.write("deleting empty sessions", transaction -> {
+            requireV17(transaction, "delete_empty_sessions");
+            return deletes.deleteEmpty(transaction);
+        });
+        SessionFiles.remove(sessionsDir, removed);
+        return removed.size();
+    }
+
+    /**
+     * prune_empty_ghost_sessions: deletes the TUI's ghosts, sessions of source {@code tui} with no title
+     * and no message, ended, started more than 24 hours ago, and their files; returns how many. (A
+     * ghost with a child fails the delete on its parent reference, as for the agent.)
+     */
+    public int pruneEmptyGhostSessions(@Nullable Path sessionsDir) {
+        double now = now();
+        List<String> removed = database.write("pruning empty TUI sessions", transaction -> deletes.pruneGhosts(transaction, now));
+        SessionFiles.remove(sessionsDir, removed);
+        return removed.size();
+    }
+
+    /**
+     * finalize_orphaned_compression_sessions (schema 17): ends (reason {@code orphaned_compression})
+     * the compression continuations that were never finished, started over 7 days ago, with messages,
+     * no API call, not ended, under a parent ended by compression; their messages stay. Returns how many.
+     */
+    public int finalizeOrphanedCompressionSessions() {
+        double now = now();
+        return database.write("ending orphaned compression sessions", transaction -> {
+            requireV17(transaction, "finalize_orphaned_compression_sessions");
+            return updates.finalizeOrphanedCompressions(transaction, now);
+        });
     }
 
     /** The sessions prune_sessions would delete (ended, started before now - days, optional source), newest first. */
@@ -756,12 +1031,285 @@ public final class StateRepository implements AutoCloseable {
      * write-ahead log is checkpointed and truncated so a large prune does not leave a large log.
      */
     public int pruneSessions(double olderThanDays, @Nullable String source) {
+        return pruneSessions(olderThanDays, source, null);
+    }
+
+    /**
+     * prune_sessions with {@code sessions_dir}: as {@link #pruneSessions(double, String)}; then the
+     * transcript files of every session pruned are removed from {@code sessionsDir} (best effort).
+     */
+    public int pruneSessions(double olderThanDays, @Nullable String source, @Nullable Path sessionsDir) {
         Condition prunable = Retention.prunable(olderThanDays, source, clock);
-        int deleted = database.write("pruning sessions", transaction -> retention.prune(transaction, prunable));
-        if (deleted > 0) {
+        List<String> deleted = database.write("pruning sessions", transaction -> retention.prune(transaction, prunable));
+        if (!deleted.isEmpty()) {
             database.shrinkLog();
         }
-        return deleted;
+        SessionFiles.remove(sessionsDir, deleted);
+        return deleted.size();
+    }
+
+    /**
+     * maybe_auto_prune_and_vacuum (schema 17): unless a run (of any process) was recorded in
+     * {@code state_meta.last_auto_prune} less than {@code minIntervalHours} ago, prunes the ended
+     * sessions older than {@code retentionDays} (their files from {@code sessionsDir}), VACUUMs when
+     * asked and something was pruned, and records the run. Never throws for a failing step: the report
+     * carries its message.
+     */
+    public AutoMaintenanceReport maybeAutoPruneAndVacuum(double retentionDays, double minIntervalHours, boolean vacuum,
+                                                         @Nullable Path sessionsDir) {
+        Arguments.days(retentionDays, "retention days");
+        if (!Double.isFinite(minIntervalHours)) {
+            throw new InvalidArgumentException("minimum interval hours must be a finite number, got " + minIntervalHours);
+        }
+        return AutoMaintenance.run(new AutoMaintenance.Steps() {
+            @Override
+            public Optional<String> lastRun() {
+                return getMeta(AutoMaintenance.LAST_RUN_KEY);
+            }
+
+            @Override
+            public int prune(double olderThanDays) {
+                return pruneSessions(olderThanDays, null, sessionsDir);
+            }
+
+            @Override
+            public void vacuum() {
+                StateRepository.this.vacuum();
+            }
+
+            @Override
+            public void recordRun(String value) {
+                setMeta(AutoMaintenance.LAST_RUN_KEY, value);
+            }
+        }, now(), retentionDays, minIntervalHours, vacuum);
+    }
+
+    // ------------------------------------------------------------------ coordination (schema 17)
+
+    /** get_meta: the value of a {@code state_meta} key; empty when missing or NULL. */
+    public Optional<String> getMeta(String key) {
+        String name = Arguments.text(key, "meta key");
+        return database.read("reading meta key " + name, transaction -> {
+            requireTable(transaction, STATE_META, "get_meta");
+            return meta.get(transaction, name);
+        });
+    }
+
+    /** set_meta: inserts or replaces a {@code state_meta} value (null stores NULL). */
+    public void setMeta(String key, @Nullable String value) {
+        String name = Arguments.text(key, "meta key");
+        String text = Arguments.optionalText(value, "meta value");
+        database.write("writing meta key " + name, transaction -> {
+            requireTable(transaction, STATE_META, "set_meta");
+            meta.set(transaction, name, text);
+            return name;
+        });
+    }
+
+    /**
+     * try_acquire_compression_lock: takes the session's compression lease for {@code holder} for
+     * {@code ttl} from now (the store's clock), after reclaiming an expired one; true when the holder
+     * holds it afterwards (also when it already did), false when another holder's lease is running.
+     * Of several takers, in any processes, exactly one succeeds. The caller must not compress without it.
+     */
+    public boolean tryAcquireCompressionLock(String sessionId, String holder, Duration ttl) {
+        String id = Arguments.id(sessionId, "session id");
+        String owner = holder(holder);
+        double ttlSeconds = seconds(ttl);
+        double now = now();
+        return database.write("taking the compression lock of session " + id, transaction -> {
+            requireTable(transaction, COMPRESSION_LOCKS, "try_acquire_compression_lock");
+            return locks.tryAcquire(transaction, id, owner, now, ttlSeconds);
+        });
+    }
+
+    /** refresh_compression_lock: extends the lease to now + {@code ttl} when {@code holder} holds an unexpired one. */
+    public boolean refreshCompressionLock(String sessionId, String holder, Duration ttl) {
+        String id = Arguments.id(sessionId, "session id");
+        String owner = holder(holder);
+        double ttlSeconds = seconds(ttl);
+        if (owner.isEmpty()) {
+            return false;
+        }
+        double now = now();
+        return database.write("refreshing the compression lock of session " + id, transaction -> {
+            requireTable(transaction, COMPRESSION_LOCKS, "refresh_compression_lock");
+            return locks.refresh(transaction, id, owner, now, ttlSeconds);
+        });
+    }
+
+    /** release_compression_lock: gives the lock up if {@code holder} holds it; a no-op otherwise. */
+    public void releaseCompressionLock(String sessionId, String holder) {
+        String id = Arguments.id(sessionId, "session id");
+        String owner = holder(holder);
+        database.write("releasing the compression lock of session " + id, transaction -> {
+            requireTable(transaction, COMPRESSION_LOCKS, "release_compression_lock");
+            return locks.release(transaction, id, owner);
+        });
+    }
+
+    /** get_compression_lock_holder: who holds an unexpired compression lock on the session. */
+    public Optional<String> compressionLockHolder(String sessionId) {
+        String id = Arguments.id(sessionId, "session id");
+        double now = now();
+        return database.read("reading the compression lock of session " + id, transaction -> {
+            requireTable(transaction, COMPRESSION_LOCKS, "get_compression_lock_holder");
+            return locks.holder(transaction, id, now);
+        });
+    }
+
+    /** record_compression_failure_cooldown: no compression of the session before {@code until} (replaces an earlier one). */
+    public void recordCompressionFailureCooldown(String sessionId, Instant until, @Nullable String error) {
+        String id = Arguments.id(sessionId, "session id");
+        double untilSeconds = Timestamps.epochSeconds(Arguments.required(until, "cooldown end"));
+        String reason = Arguments.optionalText(error, "error");
+        database.write("recording the compression cooldown of session " + id, transaction -> {
+            requireV17(transaction, "record_compression_failure_cooldown");
+            return cooldowns.record(transaction, id, untilSeconds, reason);
+        });
+    }
+
+    /** get_compression_failure_cooldown: the session's cooldown while it lasts (ends after now); empty otherwise. */
+    public Optional<CompressionCooldown> compressionFailureCooldown(String sessionId) {
+        String id = Arguments.id(sessionId, "session id");
+        double now = now();
+        return database.read("reading the compression cooldown of session " + id, transaction -> {
+            requireV17(transaction, "get_compression_failure_cooldown");
+            return cooldowns.active(transaction, id, now);
+        });
+    }
+
+    /** clear_compression_failure_cooldown. */
+    public void clearCompressionFailureCooldown(String sessionId) {
+        String id = Arguments.id(sessionId, "session id");
+        database.write("clearing the compression cooldown of session " + id, transaction -> {
+            requireV17(transaction, "clear_compression_failure_cooldown");
+            return cooldowns.clear(transaction, id);
+        });
+    }
+
+    /**
+     * record_gateway_session_peer: sets the session's routing peer (session key, source, user, chat,
+     * chat type, thread; nulls included). Nothing is written without a session key.
+     */
+    public void recordGatewaySessionPeer(String sessionId, GatewayPeer peer) {
+        String id = Arguments.id(sessionId, "session id");
+        GatewayPeer checked = checkPeer(peer);
+        if (checked.sessionKey() == null || checked.sessionKey().isEmpty()) {
+            return;
+        }
+        database.write("recording the gateway peer of session " + id, transaction -> {
+            requireV17(transaction, "record_gateway_session_peer");
+            return peers.record(transaction, id, checked);
+        });
+    }
+
+    /**
+     * find_latest_gateway_session_for_peer: the most recently started recoverable session (not ended,
+     * or ended by {@code agent_close}; with messages) of the peer's platform and session key; else, when
+     * the peer names chat and chat type, of the whole peer. Empty without a session key.
+     */
+    public Optional<Session> findLatestGatewaySessionForPeer(GatewayPeer peer) {
+        GatewayPeer checked = checkPeer(peer);
+        return database.read("finding the gateway session of a peer", transaction -> {
+            requireV17(transaction, "find_latest_gateway_session_for_peer");
+            return peers.latest(transaction, checked);
+        });
+    }
+
+    private static GatewayPeer checkPeer(@Nullable GatewayPeer peer) {
+        GatewayPeer given = Arguments.required(peer, "peer");
+        return new GatewayPeer(Arguments.text(given.source(), "source"), Arguments.optionalLabel(given.userId(), "user id"),
+                Arguments.optionalLabel(given.sessionKey(), "session key"), Arguments.optionalLabel(given.chatId(), "chat id"),
+                Arguments.optionalLabel(given.chatType(), "chat type"), Arguments.optionalLabel(given.threadId(), "thread id"));
+    }
+
+    /** request_handoff: marks the session pending handoff to {@code platform}; false when one is in flight or the id is unknown. */
+    public boolean requestHandoff(String sessionId, @Nullable String platform) {
+        String id = Arguments.id(sessionId, "session id");
+        String target = Arguments.optionalLabel(platform, "platform");
+        return database.write("requesting the handoff of session " + id, transaction -> {
+            requireV17(transaction, "request_handoff");
+            return handoffs.request(transaction, id, target);
+        });
+    }
+
+    /** get_handoff_state: empty for an unknown session (all null for one without a handoff). */
+    public Optional<HandoffState> handoffState(String sessionId) {
+        String id = Arguments.id(sessionId, "session id");
+        return database.read("reading the handoff of session " + id, transaction -> {
+            requireV17(transaction, "get_handoff_state");
+            return handoffs.state(transaction, id);
+        });
+    }
+
+    /** list_pending_handoffs: the sessions whose handoff waits for a gateway, oldest first. */
+    public List<Session> pendingHandoffs() {
+        return database.read("listing pending handoffs", transaction -> {
+            requireV17(transaction, "list_pending_handoffs");
+            return handoffs.pending(transaction);
+        });
+    }
+
+    /** claim_handoff: pending → running; true for the one claimer (of any process) that made the change. */
+    public boolean claimHandoff(String sessionId) {
+        String id = Arguments.id(sessionId, "session id");
+        return database.write("claiming the handoff of session " + id, transaction -> {
+            requireV17(transaction, "claim_handoff");
+            return handoffs.claim(transaction, id);
+        });
+    }
+
+    /** complete_handoff: the handoff completed, its error cleared. */
+    public void completeHandoff(String sessionId) {
+        String id = Arguments.id(sessionId, "session id");
+        database.write("completing the handoff of session " + id, transaction -> {
+            requireV17(transaction, "complete_handoff");
+            return handoffs.complete(transaction, id);
+        });
+    }
+
+    /** fail_handoff: the handoff failed with {@code error} (its first 500 characters kept). */
+    public void failHandoff(String sessionId, String error) {
+        String id = Arguments.id(sessionId, "session id");
+        String reason = Arguments.text(error, "error");
+        database.write("failing the handoff of session " + id, transaction -> {
+            requireV17(transaction, "fail_handoff");
+            return handoffs.fail(transaction, id, reason);
+        });
+    }
+
+    /** Telegram DM topic mode: its tables (made on opt-in) and the bindings of topics to sessions. */
+    public TelegramTopicMode telegramTopics() {
+        return telegramTopics;
+    }
+
+    /** Refuses an operation of schema 17 on a store kept at 6 (its file lacks the columns). */
+    static void requireV17(Transaction transaction, String operation) {
+        if (!transaction.schema().v17()) {
+            throw new StateIOException(operation + " needs a store at schema version 17; this one is kept at "
+                    + transaction.schema().version() + " (nothing was done)");
+        }
+    }
+
+    /** Refuses an operation on a table the store's file lacks (a store kept at 6, an old file read as it is). */
+    private static void requireTable(Transaction transaction, Table<?> table, String operation) {
+        if (!transaction.schema().hasTable(table)) {
+            throw new StateIOException(operation + " needs the table " + table.getName() + ", which this store (schema version "
+                    + transaction.schema().version() + ") lacks; nothing was done");
+        }
+    }
+
+    /** A lock holder: any text (the agent takes even an empty one), not over-long. */
+    private static String holder(@Nullable String holder) {
+        String owner = Arguments.required(holder, "holder");
+        Arguments.optionalLabel(owner, "holder");
+        return owner;
+    }
+
+    private static double seconds(@Nullable Duration ttl) {
+        Duration lease = Arguments.required(ttl, "ttl");
+        return lease.getSeconds() + lease.getNano() / 1e9;
     }
 
     // ------------------------------------------------------------------ copying a store

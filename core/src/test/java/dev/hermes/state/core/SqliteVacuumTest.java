@@ -66,7 +66,7 @@ class SqliteVacuumTest {
             long wal = Files.size(Path.of(file + "-wal"));
             assertTrue(wal < 16L * 1024 * 1024, "the log was checkpointed and truncated after the prune: " + wal + " bytes");
             long before = Files.size(file);
-            long reclaimed = store.vacuum();
+            long reclaimed = store.vacuum().bytesReclaimed();
             System.out.printf("vacuum reclaimed %d bytes (file %d -> %d)%n", reclaimed, before, Files.size(file));
             assertTrue(reclaimed > 1_000_000, "vacuum reclaimed " + reclaimed);
             assertEquals(before - reclaimed, Files.size(file));

@@ -302,7 +302,7 @@ public final class SessionsCommand implements Callable<Integer> {
              ProgressBar progress = ProgressBar.spinning(cli.err(), cli.progressWanted(), "pruning")) {
             pruned = store.pruneSessions(days, source);
             if (vacuum) {
-                reclaimed = store.vacuum();
+                reclaimed = store.vacuum().bytesReclaimed();
             }
         }
         if (cli.json()) {

@@ -24,36 +24,64 @@ public final class HermesShapes {
     private HermesShapes() {
     }
 
-    /** A {@code sessions} row ({@code get_session}): every column, JSON columns as stored text. */
+    /**
+     * A {@code sessions} row ({@code get_session}): every column the row was read from, in the order
+     * today's agent declares its table (for a version-6 file: the version-6 columns, in version 6's
+     * order), JSON columns as stored text, flags as the 0 or 1 the file holds.
+     */
     public static Map<String, Object> session(Session s) {
         Map<String, Object> row = new LinkedHashMap<>();
-        row.put("id", s.id());
-        row.put("source", s.source());
-        row.put("user_id", s.userId());
-        row.put("model", s.model());
-        row.put("model_config", s.modelConfig());
-        row.put("system_prompt", s.systemPrompt());
-        row.put("parent_session_id", s.parentSessionId());
-        row.put("started_at", s.startedAt());
-        row.put("ended_at", s.endedAt());
-        row.put("end_reason", s.endReason());
-        row.put("message_count", s.messageCount());
-        row.put("tool_call_count", s.toolCallCount());
-        row.put("input_tokens", s.inputTokens());
-        row.put("output_tokens", s.outputTokens());
-        row.put("cache_read_tokens", s.cacheReadTokens());
-        row.put("cache_write_tokens", s.cacheWriteTokens());
-        row.put("reasoning_tokens", s.reasoningTokens());
-        row.put("billing_provider", s.billingProvider());
-        row.put("billing_base_url", s.billingBaseUrl());
-        row.put("billing_mode", s.billingMode());
-        row.put("estimated_cost_usd", s.estimatedCostUsd());
-        row.put("actual_cost_usd", s.actualCostUsd());
-        row.put("cost_status", s.costStatus());
-        row.put("cost_source", s.costSource());
-        row.put("pricing_version", s.pricingVersion());
-        row.put("title", s.title());
+        for (String column : s.columns().names()) {
+            row.put(column, column(s, column));
+        }
         return row;
+    }
+
+    private static Object column(Session s, String column) {
+        return switch (column) {
+            case "id" -> s.id();
+            case "source" -> s.source();
+            case "user_id" -> s.userId();
+            case "session_key" -> s.sessionKey();
+            case "chat_id" -> s.chatId();
+            case "chat_type" -> s.chatType();
+            case "thread_id" -> s.threadId();
+            case "model" -> s.model();
+            case "model_config" -> s.modelConfig();
+            case "system_prompt" -> s.systemPrompt();
+            case "parent_session_id" -> s.parentSessionId();
+            case "started_at" -> s.startedAt();
+            case "ended_at" -> s.endedAt();
+            case "end_reason" -> s.endReason();
+            case "message_count" -> s.messageCount();
+            case "tool_call_count" -> s.toolCallCount();
+            case "input_tokens" -> s.inputTokens();
+            case "output_tokens" -> s.outputTokens();
+            case "cache_read_tokens" -> s.cacheReadTokens();
+            case "cache_write_tokens" -> s.cacheWriteTokens();
+            case "reasoning_tokens" -> s.reasoningTokens();
+            case "cwd" -> s.cwd();
+            case "git_branch" -> s.gitBranch();
+            case "git_repo_root" -> s.gitRepoRoot();
+            case "billing_provider" -> s.billingProvider();
+            case "billing_base_url" -> s.billingBaseUrl();
+            case "billing_mode" -> s.billingMode();
+            case "estimated_cost_usd" -> s.estimatedCostUsd();
+            case "actual_cost_usd" -> s.actualCostUsd();
+            case "cost_status" -> s.costStatus();
+            case "cost_source" -> s.costSource();
+            case "pricing_version" -> s.pricingVersion();
+            case "title" -> s.title();
+            case "api_call_count" -> s.apiCallCount();
+            case "handoff_state" -> s.handoffState();
+            case "handoff_platform" -> s.handoffPlatform();
+            case "handoff_error" -> s.handoffError();
+            case "compression_failure_cooldown_until" -> s.compressionFailureCooldownUntil();
+            case "compression_failure_error" -> s.compressionFailureError();
+            case "rewind_count" -> s.rewindCount();
+            case "archived" -> s.archived() ? 1L : 0L;
+            default -> throw new IllegalArgumentException("not a sessions column: " + column);
+        };
     }
 
     /** A {@code messages} row ({@code get_messages}) as the agent of schema 6 returns it: see {@link #message(Message, boolean)}. */

@@ -3,7 +3,10 @@ package dev.hermes.state.cli.rpc;
 import dev.hermes.state.InvalidArgumentException;
 
 import java.math.BigInteger;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -162,6 +165,82 @@ final class Params {
         return strings;
     }
 
+    /**
+     * A string, or an integer read as Python's {@code str()} writes it (the agent converts the
+     * Telegram ids it is given with {@code str()}); null when absent or null.
+     */
+    String text(String name) {
+        Object value = values.get(name);
+        if (value instanceof Long || value instanceof BigInteger) {
+            return value.toString();
+        }
+        return string(name);
+    }
+
+    /** A text parameter without default ({@link #text}). */
+    String requiredText(String name) {
+        require(name);
+        return text(name);
+    }
+
+    /** true, false or null; null when absent. */
+    Boolean optionalBool(String name) {
+        Object value = values.get(name);
+        if (value == null || value instanceof Boolean) {
+            return (Boolean) value;
+        }
+        throw wrongType(name, "true, false or null", value);
+    }
+
+    /** A folder path (a string), or null when absent or null. */
+    Path path(String name) {
+        String value = string(name);
+        if (value == null) {
+            return null;
+        }
+        try {
+            return Path.of(value);
+        } catch (InvalidPathException invalid) {
+            throw new InvalidArgumentException(caller + ": parameter '" + name + "' is not a path: " + invalid.getMessage());
+        }
+    }
+
+    /**
+     * The strings of a list whose other items are passed over (the agent keeps only the non-empty
+     * strings of {@code delete_sessions}' ids); the parameter is required.
+     */
+    List<String> stringsOf(String name) {
+        require(name);
+        Object value = values.get(name);
+        if (!(value instanceof List<?> items)) {
+            throw wrongType(name, "a list", value);
+        }
+        List<String> strings = new ArrayList<>();
+        for (Object item : items) {
+            if (item instanceof String text) {
+                strings.add(text);
+            }
+        }
+        return strings;
+    }
+
+    /** An object of string keys and string (or null) values; required. */
+    Map<String, String> stringMap(String name) {
+        require(name);
+        Object value = values.get(name);
+        if (!(value instanceof Map<?, ?> map)) {
+            throw wrongType(name, "an object of strings", value);
+        }
+        Map<String, String> strings = new LinkedHashMap<>();
+        for (Map.Entry<?, ?> entry : map.entrySet()) {
+            if (entry.getValue() != null && !(entry.getValue() instanceof String)) {
+                throw wrongType(name, "an object of strings", value);
+            }
+            strings.put(String.valueOf(entry.getKey()), (String) entry.getValue());
+        }
+        return strings;
+    }
+
     /** Any JSON value as plain Java values (objects are Maps, arrays Lists), or null. */
     Object json(String name) {
         return values.get(name);
@@ -186,6 +265,7 @@ final class Params {
         return objects;
     }
 
+    /** Fails the call when the parameter is absent (Python's missing required argument). */
     void require(String name) {
         if (!values.containsKey(name)) {
             throw new InvalidArgumentException(caller + " is missing the required parameter '" + name + "'");

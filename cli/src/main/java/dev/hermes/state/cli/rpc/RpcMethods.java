@@ -62,6 +62,8 @@ final class RpcMethods {
         MessageMethods.register(registry);
         ListingMethods.register(registry);
         StoreMethods.register(registry);
+        CoordinationMethods.register(registry);
+        TelegramMethods.register(registry);
         return Collections.unmodifiableMap(methods);
     }
 }

@@ -1,12 +1,16 @@
 package dev.hermes.state.cli.rpc;
 
 import dev.hermes.state.cli.json.HermesShapes;
+import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.core.model.AutoMaintenanceReport;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The RPC methods on the store as a whole: export, delete, prune, vacuum, and close. */
+/** The RPC methods on the store as a whole: export, delete, prune, maintenance, and close. */
 final class StoreMethods {
     private StoreMethods() {
     }
@@ -29,17 +33,70 @@ final class StoreMethods {
                 return exports;
             };
         });
-        methods.add("delete_session", List.of("session_id"), p -> {
+        methods.add("delete_session", List.of("session_id", "sessions_dir"), p -> {
             String id = p.requiredString("session_id");
-            return store -> store.get().deleteSession(id);
+            Path folder = p.path("sessions_dir");
+            return store -> store.get().deleteSession(id, folder);
         });
-        methods.add("prune_sessions", List.of("older_than_days", "source"), p -> {
+        methods.add("delete_sessions", List.of("session_ids", "sessions_dir"), p -> {
+            List<String> ids = p.stringsOf("session_ids");
+            Path folder = p.path("sessions_dir");
+            return store -> ids.stream().allMatch(String::isEmpty) ? 0 : store.get().deleteSessions(ids, folder);
+        });
+        methods.add("delete_session_if_empty", List.of("session_id", "sessions_dir"), p -> {
+            String id = p.requiredString("session_id");
+            Path folder = p.path("sessions_dir");
+            return store -> store.get().deleteSessionIfEmpty(id, folder);
+        });
+        methods.add("count_empty_sessions", List.of(), p -> store -> store.get().countEmptySessions());
+        methods.add("delete_empty_sessions", List.of("sessions_dir"), p -> {
+            Path folder = p.path("sessions_dir");
+            return store -> store.get().deleteEmptySessions(folder);
+        });
+        methods.add("prune_sessions", List.of("older_than_days", "source", "sessions_dir"), p -> {
             double days = p.number("older_than_days", 90);
             String source = p.string("source");
-            return store -> store.get().pruneSessions(days, source);
+            Path folder = p.path("sessions_dir");
+            return store -> store.get().pruneSessions(days, source, folder);
         });
-        methods.add("vacuum", List.of(), p -> store -> store.get().vacuum());  // extension: bytes reclaimed
+        methods.add("prune_empty_ghost_sessions", List.of("sessions_dir"), p -> {
+            Path folder = p.path("sessions_dir");
+            return store -> store.get().pruneEmptyGhostSessions(folder);
+        });
+        methods.add("finalize_orphaned_compression_sessions", List.of(),
+                p -> store -> store.get().finalizeOrphanedCompressionSessions());
+        methods.add("maybe_auto_prune_and_vacuum", List.of("retention_days", "min_interval_hours", "vacuum",
+                "sessions_dir"), p -> {
+            double days = p.number("retention_days", 90);
+            double hours = p.number("min_interval_hours", 24);
+            boolean vacuum = p.bool("vacuum", true);
+            Path folder = p.path("sessions_dir");
+            return store -> autoMaintenance(store.get().maybeAutoPruneAndVacuum(days, hours, vacuum, folder));
+        });
+
+        // ---- maintenance
+        methods.add("optimize_fts", List.of(), p -> store -> store.get().optimizeFts());
+        // schema 17: the agent's answer, the full-text indexes merged; a store kept at 6 answers as
+        // before, with the bytes reclaimed (hermes-state's extension of that time)
+        methods.add("vacuum", List.of(), p -> store -> {
+            StateRepository repository = store.get();
+            boolean v17 = repository.rulesVersion() >= 17;
+            var report = repository.vacuum();
+            return v17 ? report.fullTextIndexesOptimized() : report.bytesReclaimed();
+        });
         // close: the server closes the store after answering and ends the session
         methods.add(RpcServer.CLOSE, List.of(), p -> store -> null);
+    }
+
+    /** The agent's dict: skipped, pruned, vacuumed, and error only when something failed. */
+    private static Map<String, Object> autoMaintenance(AutoMaintenanceReport report) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("skipped", report.skipped());
+        row.put("pruned", report.pruned());
+        row.put("vacuumed", report.vacuumed());
+        if (report.error() != null) {
+            row.put("error", report.error());
+        }
+        return row;
     }
 }

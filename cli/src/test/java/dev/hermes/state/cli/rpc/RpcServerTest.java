@@ -173,13 +173,15 @@ class RpcServerTest {
                 "search_messages", "export_session", "export_all", "delete_session", "prune_sessions", "close");
         assertTrue(RpcMethods.names().containsAll(hermes), "missing: " + hermes.stream()
                 .filter(name -> !RpcMethods.names().contains(name)).toList());
+        // the keywords of today's agent (a store kept at 6 refuses those version 6 lacked)
         assertEquals(List.of("session_id", "source", "model", "model_config", "system_prompt", "user_id",
-                "parent_session_id"), RpcMethods.find("create_session").parameters());
+                "session_key", "chat_id", "chat_type", "thread_id", "parent_session_id", "cwd"),
+                RpcMethods.find("create_session").parameters());
         assertEquals(List.of("source", "exclude_sources", "limit", "offset", "include_children",
                 "project_compression_tips"), RpcMethods.find("list_sessions_rich").parameters());
         assertEquals(List.of("query", "source_filter", "exclude_sources", "role_filter", "limit", "offset"),
                 RpcMethods.find("search_messages").parameters());
-        assertEquals(List.of("older_than_days", "source"), RpcMethods.find("prune_sessions").parameters());
+        assertEquals(List.of("older_than_days", "source", "sessions_dir"), RpcMethods.find("prune_sessions").parameters());
     }
 
 }

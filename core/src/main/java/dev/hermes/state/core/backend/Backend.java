@@ -3,6 +3,7 @@ package dev.hermes.state.core.backend;
 import dev.hermes.state.HermesStateException;
 import org.jooq.Condition;
 import org.jooq.Field;
+import org.jooq.JSON;
 import org.jooq.SQLDialect;
 import org.jooq.Table;
 
@@ -76,6 +77,37 @@ public interface Backend {
 
     /** Rebuilds the database file without free pages. Runs outside any transaction. */
     void vacuum(Connection connection) throws SQLException;
+
+    /**
+     * Merges the segments of the store's full-text indexes (Hermes' {@code optimize_fts}: FTS5's
+     * {@code 'optimize'} on each of {@code messages_fts} and {@code messages_fts_trigram} that exists);
+     * returns how many indexes were merged. Runs outside any transaction; search answers do not change.
+     */
+    int optimizeFullText(Connection connection) throws SQLException;
+
+    /**
+     * The text value of the top-level member {@code member} of the JSON object in {@code document},
+     * NULL when the document is NULL or has no such member (or it is JSON null): SQLite's
+     * {@code json_extract(COALESCE(document, '{}'), '$.member')}, which the agent uses for the
+     * {@code model_config} markers ({@code _delegate_from}, {@code _branched_from}). Text that is not
+     * JSON makes the statement fail, as it does for the agent. {@code member} is a plain identifier.
+     */
+    Field<String> jsonMember(Field<JSON> document, String member);
+
+    /**
+     * {@code field} compared character by character as SQLite's BINARY collation compares text (code
+     * point order), whatever the database's collation: for range scans over ids.
+     */
+    Field<String> bytewise(Field<String> field);
+
+    /**
+     * Creates the Telegram DM topic tables ({@code telegram_dm_topic_mode}, {@code
+     * telegram_dm_topic_bindings} and their two indexes) when missing, exactly as the agent's {@code
+     * apply_telegram_topic_migration} does, in the write {@code transaction}; a bindings table of the
+     * topic schema's first version (its session reference without ON DELETE CASCADE) is rebuilt with
+     * the cascade when {@code upgradeFirstVersion}.
+     */
+    void createTelegramTopicTables(Transaction transaction, boolean upgradeFirstVersion) throws SQLException;
 
     /** The logical size of the database in bytes (pages in use plus free pages). */
     long databaseBytes(Connection connection) throws SQLException;

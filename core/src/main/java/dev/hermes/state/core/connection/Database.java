@@ -6,6 +6,7 @@ import dev.hermes.state.core.backend.Backend;
 import dev.hermes.state.core.backend.ConnectionSource;
 import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.backend.Transaction;
+import dev.hermes.state.core.model.VacuumReport;
 import dev.hermes.state.RetryPolicy;
 import org.jooq.Configuration;
 import org.jooq.DSLContext;
@@ -225,18 +226,29 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    /** VACUUM, then a TRUNCATE checkpoint; returns how many bytes the database shrank by. */
-    public long vacuum() {
+    /**
+     * Merges the full-text indexes, checkpoints, VACUUMs and checkpoints again (the agent's order:
+     * the merge frees pages the rebuild then gives back); reports the indexes merged and how many bytes
+     * the database shrank by.
+     */
+    public VacuumReport vacuum() {
         return withWriter("vacuuming the database", writer -> {
             // VACUUM refuses to run while any statement of the connection is still stepping; a
             // lent connection may keep one open per prepared insert (sqlite-jdbc's generated keys).
             writer.statements().closeAll();
             backend.checkpoint(writer.jdbc(), true);
             long before = backend.databaseBytes(writer.jdbc());
+            int optimized = backend.optimizeFullText(writer.jdbc());
+            backend.checkpoint(writer.jdbc(), true);
             backend.vacuum(writer.jdbc());
             backend.checkpoint(writer.jdbc(), true);
-            return Math.max(0, before - backend.databaseBytes(writer.jdbc()));
+            return new VacuumReport(optimized, Math.max(0, before - backend.databaseBytes(writer.jdbc())));
         });
+    }
+
+    /** The agent's {@code optimize_fts}: merges the full-text indexes; returns how many. */
+    public int optimizeFullText() {
+        return withWriter("merging the full-text indexes", writer -> backend.optimizeFullText(writer.jdbc()));
     }
 
     @FunctionalInterface

@@ -6,7 +6,8 @@ import org.jspecify.annotations.Nullable;
  * The arguments of {@code update_token_counts} (SPEC section 4). Incremental by default: the five token
  * counters are increased; {@link Builder#absolute(boolean) absolute} sets them instead. Cost status,
  * source and pricing version take the given value when not null (last wins); billing provider, base
- * URL, mode and model are only filled while still NULL (first wins).
+ * URL, mode and model are only filled while still NULL (first wins). {@code apiCallCount} (schema 17)
+ * grows, or is set when absolute; a store kept at version 6 refuses a non-zero one.
  */
 public record TokenUsage(
         long inputTokens,
@@ -23,7 +24,19 @@ public record TokenUsage(
         @Nullable String billingProvider,
         @Nullable String billingBaseUrl,
         @Nullable String billingMode,
+        long apiCallCount,
         boolean absolute) {
+
+    /** The arguments of version 6's {@code update_token_counts} (no API call count). */
+    public TokenUsage(long inputTokens, long outputTokens, long cacheReadTokens, long cacheWriteTokens,
+                      long reasoningTokens, @Nullable String model, @Nullable Double estimatedCostUsd,
+                      @Nullable Double actualCostUsd, @Nullable String costStatus, @Nullable String costSource,
+                      @Nullable String pricingVersion, @Nullable String billingProvider,
+                      @Nullable String billingBaseUrl, @Nullable String billingMode, boolean absolute) {
+        this(inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, reasoningTokens, model, estimatedCostUsd,
+                actualCostUsd, costStatus, costSource, pricingVersion, billingProvider, billingBaseUrl, billingMode, 0,
+                absolute);
+    }
 
     public static Builder builder() {
         return new Builder();
@@ -44,6 +57,7 @@ public record TokenUsage(
         private @Nullable String billingProvider;
         private @Nullable String billingBaseUrl;
         private @Nullable String billingMode;
+        private long apiCallCount;
         private boolean absolute;
 
         private Builder() {
@@ -119,6 +133,12 @@ public record TokenUsage(
             return this;
         }
 
+        /** Model API calls to add (or, when absolute, the total); schema 17. */
+        public Builder apiCallCount(long value) {
+            this.apiCallCount = value;
+            return this;
+        }
+
         public Builder absolute(boolean value) {
             this.absolute = value;
             return this;
@@ -127,7 +147,7 @@ public record TokenUsage(
         public TokenUsage build() {
             return new TokenUsage(inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, reasoningTokens,
                     model, estimatedCostUsd, actualCostUsd, costStatus, costSource, pricingVersion,
-                    billingProvider, billingBaseUrl, billingMode, absolute);
+                    billingProvider, billingBaseUrl, billingMode, apiCallCount, absolute);
         }
     }
 }

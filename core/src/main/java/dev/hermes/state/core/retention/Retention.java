@@ -8,6 +8,7 @@ import dev.hermes.state.core.model.Session;
 import dev.hermes.state.core.model.SessionExport;
 import dev.hermes.state.core.rows.EpochSeconds;
 import dev.hermes.state.core.rows.Rows;
+import dev.hermes.state.core.sessions.SessionPreviews;
 import dev.hermes.state.core.sessions.Sessions;
 import dev.hermes.state.core.windows.Windows;
 import org.jooq.Condition;
@@ -29,6 +30,8 @@ import static dev.hermes.state.db.Tables.SESSIONS;
 /** What leaves the store: export (one session, or all of them streaming), delete and prune. */
 public final class Retention {
     private static final double SECONDS_PER_DAY = 86_400.0;
+    /** The agent's export_all lists sessions with search_sessions(limit=100000). */
+    private static final int EXPORT_ALL_LIMIT = 100_000;
 
     private final Sessions sessions;
     private final Messages messages;
@@ -49,14 +52,22 @@ public final class Retention {
                 : Optional.of(new SessionExport(session.get(), messages.of(transaction, sessionId)));
     }
 
-    /** Hands every session of {@code source} (null = all; newest first) with its messages to {@code sink}; returns how many. */
+    /**
+     * Hands every session of {@code source} (null = all) with its messages to {@code sink}; returns how
+     * many. Newest started first at version 6's rules; at schema 17's the most recently active first
+     * (latest message, else start), at most 100,000, as the agent's search_sessions lists them.
+     */
     public long exportAll(Transaction transaction, @Nullable String source, Consumer<SessionExport> sink)
             throws SQLException {
         long exported = 0;
-        try (Cursor<Record> rows = transaction.dsl().select(transaction.schema().fields(SESSIONS)).from(SESSIONS)
-                .where(Sessions.sourceIs(source))
-                .orderBy(SESSIONS.STARTED_AT.desc(), SESSIONS.ID.desc())
-                .fetchLazy()) {
+        var query = transaction.dsl().select(transaction.schema().fields(SESSIONS)).from(SESSIONS)
+                .where(Sessions.sourceIs(source));
+        // today's agent exports what its search_sessions lists: the most recently active first, at most 100,000
+        var ordered = transaction.schema().v17()
+                ? query.orderBy(SessionPreviews.LAST_ACTIVE_VALUE.desc(), SESSIONS.STARTED_AT.desc(), SESSIONS.ID.desc())
+                        .limit(DSL.inline(EXPORT_ALL_LIMIT))
+                : query.orderBy(SESSIONS.STARTED_AT.desc(), SESSIONS.ID.desc());
+        try (Cursor<Record> rows = ordered.fetchLazy()) {
             for (Record row : rows) {
                 Session session = Rows.session(row);
                 sink.accept(new SessionExport(session, messages.of(transaction, session.id())));
@@ -64,22 +75,6 @@ public final class Retention {
             }
         }
         return exported;
-    }
-
-    /**
-     * delete_session: its children become roots (grandchildren keep their parent), its messages (and
-     * their search index rows), its window and the session are deleted; false if unknown.
-     */
-    public boolean delete(Transaction transaction, String sessionId) throws SQLException {
-        DSLContext dsl = transaction.dsl();
-        if (!Sessions.exists(dsl, sessionId)) {
-            return false;
-        }
-        dsl.update(SESSIONS).setNull(SESSIONS.PARENT_SESSION_ID).where(SESSIONS.PARENT_SESSION_ID.eq(sessionId)).execute();
-        dsl.deleteFrom(MESSAGES).where(MESSAGES.SESSION_ID.eq(sessionId)).execute();
-        windows.forget(transaction, List.of(sessionId));
-        dsl.deleteFrom(SESSIONS).where(SESSIONS.ID.eq(sessionId)).execute();
-        return true;
     }
 
     /**
@@ -126,11 +121,18 @@ public final class Retention {
     }
 
     /**
-     * Deletes the {@link #prunable} sessions as {@link #delete} does, with set-based statements (no
-     * bound parameter per session, so any number of sessions can go); returns how many. The windows
+     * Deletes the {@link #prunable} sessions, their children orphaned (never cascaded, at either
+     * version's rules), with set-based statements (no bound parameter per session, so any number of
+     * sessions can go); returns their ids (for their files). The windows
      * of every session that is gone go too (also those the Python agent's deletes left behind).
      */
-    public int prune(Transaction transaction, Condition prunable) throws SQLException {
+    public List<String> prune(Transaction transaction, Condition prunable) throws SQLException {
+        List<String> doomed = transaction.dsl().select(SESSIONS.ID).from(SESSIONS).where(prunable).fetch(SESSIONS.ID);
+        deletePrunable(transaction, prunable);
+        return doomed;
+    }
+
+    private int deletePrunable(Transaction transaction, Condition prunable) throws SQLException {
         DSLContext dsl = transaction.dsl();
         var doomed = DSL.select(SESSIONS.ID).from(SESSIONS).where(prunable);
         dsl.update(SESSIONS).setNull(SESSIONS.PARENT_SESSION_ID).where(SESSIONS.PARENT_SESSION_ID.in(doomed)).execute();

@@ -6,13 +6,16 @@ import dev.hermes.state.core.model.ChatMessage;
 import dev.hermes.state.core.model.Message;
 import dev.hermes.state.core.model.MessageContent;
 import dev.hermes.state.core.model.Session;
+import dev.hermes.state.core.model.SessionColumns;
 import org.jooq.Field;
 import org.jooq.JSON;
 import org.jooq.Record;
+import org.jooq.Row;
 import org.jooq.Table;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,8 +29,12 @@ public final class Rows {
     private Rows() {
     }
 
-    /** Every column of a sessions row; a NULL counter reads as 0. */
+    /**
+     * Every column of a sessions row; a NULL counter reads as 0, a NULL flag as false, a column the
+     * row lacks (an older file) as its default ({@link Session#columns()} tells which it has).
+     */
     public static Session session(Record row) {
+        SessionColumns columns = columnsOf(row);
         return new Session(
                 notNull(row, SESSIONS.ID),
                 notNull(row, SESSIONS.SOURCE),
@@ -54,7 +61,50 @@ public final class Rows {
                 get(row, SESSIONS.COST_STATUS),
                 get(row, SESSIONS.COST_SOURCE),
                 get(row, SESSIONS.PRICING_VERSION),
-                get(row, SESSIONS.TITLE));
+                get(row, SESSIONS.TITLE),
+                present(row, columns, SESSIONS.SESSION_KEY),
+                present(row, columns, SESSIONS.CHAT_ID),
+                present(row, columns, SESSIONS.CHAT_TYPE),
+                present(row, columns, SESSIONS.THREAD_ID),
+                present(row, columns, SESSIONS.CWD),
+                present(row, columns, SESSIONS.GIT_BRANCH),
+                present(row, columns, SESSIONS.GIT_REPO_ROOT),
+                count(present(row, columns, SESSIONS.API_CALL_COUNT)),
+                present(row, columns, SESSIONS.HANDOFF_STATE),
+                present(row, columns, SESSIONS.HANDOFF_PLATFORM),
+                present(row, columns, SESSIONS.HANDOFF_ERROR),
+                present(row, columns, SESSIONS.COMPRESSION_FAILURE_COOLDOWN_UNTIL),
+                present(row, columns, SESSIONS.COMPRESSION_FAILURE_ERROR),
+                count(present(row, columns, SESSIONS.REWIND_COUNT)),
+                Boolean.TRUE.equals(present(row, columns, SESSIONS.ARCHIVED)),
+                columns);
+    }
+
+    /** The value of a column that only some files have; null when the row lacks it. */
+    private static <T> @Nullable T present(Record row, SessionColumns columns, Field<T> field) {
+        return columns.contains(field.getName()) ? get(row, field) : null;
+    }
+
+    /** The columns of the last shape of session row read: the rows of one query share their fields. */
+    private record ShapeColumns(Row shape, SessionColumns columns) {
+    }
+
+    private static volatile @Nullable ShapeColumns lastShape;
+
+    /** The sessions columns among the row's fields (by name: a listing reads them from an aliased table). */
+    private static SessionColumns columnsOf(Record row) {
+        Row shape = row.fieldsRow();
+        ShapeColumns last = lastShape;
+        if (last != null && last.shape() == shape) {
+            return last.columns();
+        }
+        List<String> names = new ArrayList<>(row.size());
+        for (Field<?> field : row.fields()) {
+            names.add(field.getName());
+        }
+        SessionColumns columns = SessionColumns.of(names);
+        lastShape = new ShapeColumns(shape, columns);
+        return columns;
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.hermes.state.core.sessions;
 
 import dev.hermes.state.ConstraintViolationException;
+import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.backend.Backend;
 import dev.hermes.state.core.backend.PreparedQuery;
 import dev.hermes.state.core.backend.Transaction;
@@ -8,6 +9,7 @@ import dev.hermes.state.core.model.Session;
 import dev.hermes.state.core.rows.Rows;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
+import org.jooq.Field;
 import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
 
@@ -35,6 +37,39 @@ public final class Sessions {
                     .set(SESSIONS.STARTED_AT, PreparedQuery.epochSeconds("startedAt", SESSIONS.STARTED_AT))
                     .onConflictDoNothing(),
             "id", "source", "userId", "model", "modelConfig", "systemPrompt", "parentId", "startedAt");
+    /**
+     * create_session and ensure_session of schema 17: an upsert that fills the metadata still NULL in an
+     * existing row (a gateway's bare row, enriched by the agent's later call) and never overwrites a
+     * value; source, user_id and started_at of an existing row are kept.
+     */
+    private static final PreparedQuery UPSERT = PreparedQuery.of(() -> DSL
+                    .insertInto(SESSIONS)
+                    .set(SESSIONS.ID, DSL.param("id", String.class))
+                    .set(SESSIONS.SOURCE, DSL.param("source", String.class))
+                    .set(SESSIONS.USER_ID, DSL.param("userId", String.class))
+                    .set(SESSIONS.SESSION_KEY, DSL.param("sessionKey", String.class))
+                    .set(SESSIONS.CHAT_ID, DSL.param("chatId", String.class))
+                    .set(SESSIONS.CHAT_TYPE, DSL.param("chatType", String.class))
+                    .set(SESSIONS.THREAD_ID, DSL.param("threadId", String.class))
+                    .set(SESSIONS.MODEL, DSL.param("model", String.class))
+                    .set(SESSIONS.MODEL_CONFIG, PreparedQuery.json("modelConfig"))
+                    .set(SESSIONS.SYSTEM_PROMPT, DSL.param("systemPrompt", String.class))
+                    .set(SESSIONS.PARENT_SESSION_ID, DSL.param("parentId", String.class))
+                    .set(SESSIONS.CWD, DSL.param("cwd", String.class))
+                    .set(SESSIONS.STARTED_AT, PreparedQuery.epochSeconds("startedAt", SESSIONS.STARTED_AT))
+                    .onConflict(SESSIONS.ID)
+                    .doUpdate()
+                    .set(SESSIONS.MODEL, fillNull(SESSIONS.MODEL))
+                    .set(SESSIONS.MODEL_CONFIG, fillNull(SESSIONS.MODEL_CONFIG))
+                    .set(SESSIONS.SYSTEM_PROMPT, fillNull(SESSIONS.SYSTEM_PROMPT))
+                    .set(SESSIONS.SESSION_KEY, fillNull(SESSIONS.SESSION_KEY))
+                    .set(SESSIONS.CHAT_ID, fillNull(SESSIONS.CHAT_ID))
+                    .set(SESSIONS.CHAT_TYPE, fillNull(SESSIONS.CHAT_TYPE))
+                    .set(SESSIONS.THREAD_ID, fillNull(SESSIONS.THREAD_ID))
+                    .set(SESSIONS.PARENT_SESSION_ID, fillNull(SESSIONS.PARENT_SESSION_ID))
+                    .set(SESSIONS.CWD, fillNull(SESSIONS.CWD)),
+            "id", "source", "userId", "sessionKey", "chatId", "chatType", "threadId", "model", "modelConfig",
+            "systemPrompt", "parentId", "cwd", "startedAt");
     /** end_session: the first end wins. */
     private static final PreparedQuery END = PreparedQuery.of(() -> DSL
                     .update(SESSIONS)
@@ -57,11 +92,27 @@ public final class Sessions {
         this.backend = backend;
     }
 
-    /** Inserts the session unless its id exists; a new session with an unknown parent is a ConstraintViolationException. */
+    /**
+     * Inserts the session. An existing id: at version 6's rules it is left as it is; at schema 17's the
+     * metadata it lacks (NULL) is filled from {@code session} (see {@link #UPSERT}). A new session, or
+     * a parent filled in, naming an unknown parent is a ConstraintViolationException; the schema-17
+     * columns on a store kept at 6 an InvalidArgumentException.
+     */
     public String create(Transaction transaction, NewSessionRow session, double startedAt) throws SQLException {
+        boolean v17 = transaction.schema().v17();
+        if (!v17 && session.usesV17Columns()) {
+            throw new InvalidArgumentException("session_key, chat_id, chat_type, thread_id and cwd need a store at"
+                    + " schema version 17; this one is kept at " + transaction.schema().version());
+        }
         try {
-            CREATE.execute(transaction, session.id(), session.source(), session.userId(), session.model(),
-                    session.modelConfig(), session.systemPrompt(), session.parentId(), startedAt);
+            if (v17) {
+                UPSERT.execute(transaction, session.id(), session.source(), session.userId(), session.sessionKey(),
+                        session.chatId(), session.chatType(), session.threadId(), session.model(),
+                        session.modelConfigPython(), session.systemPrompt(), session.parentId(), session.cwd(), startedAt);
+            } else {
+                CREATE.execute(transaction, session.id(), session.source(), session.userId(), session.model(),
+                        session.modelConfig(), session.systemPrompt(), session.parentId(), startedAt);
+            }
         } catch (SQLException failure) {
             if (session.parentId() != null && backend.isForeignKeyViolation(failure)) {
                 throw new ConstraintViolationException("Cannot create session '" + session.id() + "': parent session '"
@@ -72,10 +123,18 @@ public final class Sessions {
         return session.id();
     }
 
-    /** ensure_session: inserts a bare session unless its id exists; returns the rows inserted. */
-    public int ensure(Transaction transaction, String id, String source, @Nullable String model, double startedAt)
+    /**
+     * ensure_session with only a source and a model: a bare session unless its id exists (whose NULL
+     * model is filled at schema 17's rules, as {@link #create} does).
+     */
+    public void ensure(Transaction transaction, String id, String source, @Nullable String model, double startedAt)
             throws SQLException {
-        return CREATE.execute(transaction, id, source, null, model, null, null, null, startedAt);
+        create(transaction, new NewSessionRow(id, source, null, model, null, null, null), startedAt);
+    }
+
+    /** {@code COALESCE(sessions.column, excluded.column)}: keeps a value, fills a NULL. */
+    private static <T> Field<T> fillNull(Field<T> column) {
+        return DSL.coalesce(column, DSL.excluded(column));
     }
 
     /** True when this call ended the session (it existed and had not ended). */

@@ -5,6 +5,7 @@ import dev.hermes.state.core.backend.Backend;
 import dev.hermes.state.core.backend.Transaction;
 import dev.hermes.state.core.model.Session;
 import dev.hermes.state.core.rows.Rows;
+import dev.hermes.state.core.sessions.CompressionChains;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
@@ -34,7 +35,9 @@ public final class SessionTitles {
 
     /**
      * Sets (or, with null, clears) the title; a title another session has is refused with
-     * "Title 'T' is already in use by session ID". False for an unknown id.
+     * "Title 'T' is already in use by session ID". At schema 17's rules a title held by a compression
+     * ancestor of the session (hidden behind its continuation in listings) moves to the session
+     * instead. False for an unknown id.
      */
     public boolean set(Transaction transaction, String sessionId, @Nullable String sanitized) {
         DSLContext dsl = transaction.dsl();
@@ -45,7 +48,10 @@ public final class SessionTitles {
                     .limit(DSL.inline(1))
                     .fetchOptional(SESSIONS.ID);
             if (holder.isPresent()) {
-                throw new InvalidArgumentException("Title '" + sanitized + "' is already in use by session " + holder.get());
+                if (!transaction.schema().v17() || !CompressionChains.isAncestor(dsl, holder.get(), sessionId)) {
+                    throw new InvalidArgumentException("Title '" + sanitized + "' is already in use by session " + holder.get());
+                }
+                dsl.update(SESSIONS).setNull(SESSIONS.TITLE).where(SESSIONS.ID.eq(holder.get())).execute();
             }
         }
         return dsl.update(SESSIONS).set(SESSIONS.TITLE, sanitized).where(SESSIONS.ID.eq(sessionId)).execute() > 0;

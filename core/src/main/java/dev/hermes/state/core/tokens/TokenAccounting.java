@@ -1,12 +1,17 @@
 package dev.hermes.state.core.tokens;
 
+import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.arguments.Arguments;
 import dev.hermes.state.core.backend.Transaction;
 import dev.hermes.state.core.model.TokenUsage;
+import dev.hermes.state.core.sessions.NewSessionRow;
+import dev.hermes.state.core.sessions.Sessions;
 import org.jooq.Field;
 import org.jooq.UpdateSetMoreStep;
 import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
+
+import java.sql.SQLException;
 
 import static dev.hermes.state.db.Tables.SESSIONS;
 
@@ -24,7 +29,7 @@ public final class TokenAccounting {
                          @Nullable Double estimated, @Nullable Double actual, @Nullable String model,
                          @Nullable String costStatus, @Nullable String costSource, @Nullable String pricingVersion,
                          @Nullable String billingProvider, @Nullable String billingBaseUrl,
-                         @Nullable String billingMode, boolean absolute) {
+                         @Nullable String billingMode, long apiCalls, boolean absolute) {
 
         public static Update of(@Nullable TokenUsage given) {
             TokenUsage usage = Arguments.required(given, "token usage");
@@ -43,12 +48,27 @@ public final class TokenAccounting {
                     Arguments.optionalLabel(usage.billingProvider(), "billing provider"),
                     Arguments.optionalLabel(usage.billingBaseUrl(), "billing base URL"),
                     Arguments.optionalLabel(usage.billingMode(), "billing mode"),
+                    Arguments.tokens(usage.apiCallCount(), "API call count"),
                     usage.absolute());
         }
     }
 
-    /** Applies {@code usage} to the session's row; returns the rows changed (0 for an unknown id). */
-    public int update(Transaction transaction, String sessionId, Update usage) {
+    /**
+     * Applies {@code usage} to the session's row; returns the rows changed. At version 6's rules an
+     * unknown id changes nothing (0) and an API call count is refused; at schema 17's the row is first
+     * made if missing (source {@code unknown}, as the agent's upsert), so the counts are never lost,
+     * and the API call count grows with the tokens (or is set, when absolute).
+     */
+    public int update(Transaction transaction, Sessions sessions, String sessionId, Update usage, double now)
+            throws SQLException {
+        boolean v17 = transaction.schema().v17();
+        if (!v17 && usage.apiCalls() != 0) {
+            throw new InvalidArgumentException("api_call_count needs a store at schema version 17; this one is kept at "
+                    + transaction.schema().version());
+        }
+        if (v17) {
+            sessions.create(transaction, new NewSessionRow(sessionId, "unknown", null, usage.model(), null, null, null), now);
+        }
         boolean absolute = usage.absolute();
         double estimated = usage.estimated() == null ? 0.0 : usage.estimated();
         UpdateSetMoreStep<?> update = transaction.dsl().update(SESSIONS)
@@ -73,6 +93,9 @@ public final class TokenAccounting {
         update = firstWins(update, SESSIONS.BILLING_BASE_URL, usage.billingBaseUrl());
         update = firstWins(update, SESSIONS.BILLING_MODE, usage.billingMode());
         update = firstWins(update, SESSIONS.MODEL, usage.model());
+        if (v17) {
+            update = update.set(SESSIONS.API_CALL_COUNT, tokens(SESSIONS.API_CALL_COUNT, usage.apiCalls(), absolute));
+        }
         return update.where(SESSIONS.ID.eq(sessionId)).execute();
     }
 

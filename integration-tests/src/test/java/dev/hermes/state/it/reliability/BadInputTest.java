@@ -143,7 +143,85 @@ class BadInputTest {
         searchCases(cases);
         lifecycleCases(cases);
         copyCases(cases);
+        schema17Cases(cases);
         return cases;
+    }
+
+    /**
+     * The operations of schema 17 on this store, which is kept at version 6: bad input is refused as
+     * anywhere; a well-formed call that needs the columns or tables of 17 is refused typed too; those
+     * that only need version 6's columns answer.
+     */
+    private void schema17Cases(List<Case> cases) {
+        Outcome needs17 = rejects(StateIOException.class);
+        cases.add(new Case("ensureSession", "null NewSession", () -> voidCall(() -> store.ensureSession(null)),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("createSession", "a cwd on a store kept at 6", () -> store.createSession(NewSession.builder("new-1", "cli")
+                .cwd("/w").build()), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("updateTokenCounts", "an API call count on a store kept at 6", () -> voidCall(() -> store.updateTokenCounts(LIVE,
+                TokenUsage.builder().apiCallCount(1).build())), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("updateTokenCounts", "a negative API call count", () -> voidCall(() -> store.updateTokenCounts(LIVE,
+                TokenUsage.builder().apiCallCount(-1).build())), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("deleteSessions", "null list", () -> store.deleteSessions(null, null), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("deleteSessions", "an over-long id", () -> store.deleteSessions(List.of(OVER_LONG), null),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("deleteSessions", "unknown and SQL-looking ids", () -> store.deleteSessions(
+                Stream.concat(SQL_LOOKING.stream(), Stream.of(UNKNOWN, EMPTY)).toList(), dir.resolve("no-such-folder")), returns(0)));
+        cases.add(new Case("countEmptySessions", "no arguments", () -> store.countEmptySessions(), needs17));
+        cases.add(new Case("deleteEmptySessions", "no folder", () -> store.deleteEmptySessions(null), needs17));
+        cases.add(new Case("pruneEmptyGhostSessions", "no folder (no TUI sessions here)", () -> store.pruneEmptyGhostSessions(null),
+                returns(0)));
+        cases.add(new Case("finalizeOrphanedCompressionSessions", "no arguments", () -> store.finalizeOrphanedCompressionSessions(),
+                needs17));
+        cases.add(new Case("maybeAutoPruneAndVacuum", "NaN retention days", () -> store.maybeAutoPruneAndVacuum(Double.NaN, 24, true, null),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("maybeAutoPruneAndVacuum", "infinite interval", () -> store.maybeAutoPruneAndVacuum(90,
+                Double.POSITIVE_INFINITY, true, null), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("maybeAutoPruneAndVacuum", "no state_meta here: the report says why, nothing is pruned",
+                () -> store.maybeAutoPruneAndVacuum(0, 24, true, null),
+                satisfies("a report with an error", report -> ((dev.hermes.state.core.model.AutoMaintenanceReport) report).error() != null
+                        && ((dev.hermes.state.core.model.AutoMaintenanceReport) report).pruned() == 0)));
+        cases.add(new Case("getMeta", "null key", () -> store.getMeta(null), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("getMeta", "a key", () -> store.getMeta("last_auto_prune"), needs17));
+        cases.add(new Case("setMeta", "null key", () -> voidCall(() -> store.setMeta(null, "v")), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("setMeta", "a key", () -> voidCall(() -> store.setMeta(DROP, DROP)), needs17));
+        cases.add(new Case("listCronJobRuns", "null job", () -> store.listCronJobRuns(null, 20, 0), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("listCronJobRuns", "limit -1", () -> store.listCronJobRuns("job", -1, 0), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("listCronJobRuns", "offset -1", () -> store.listCronJobRuns("job", 20, -1), rejects(InvalidArgumentException.class)));
+        for (String sql : SQL_LOOKING) {
+            cases.add(new Case("listCronJobRuns", "job " + describe(sql), () -> store.listCronJobRuns(sql, 20, 0), returns(List.of())));
+        }
+        cases.add(new Case("backfillRepoRoots", "null map", () -> voidCall(() -> store.backfillRepoRoots(null)),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("backfillRepoRoots", "only empty pairs", () -> voidCall(() -> store.backfillRepoRoots(Map.of("", "/r", "/c", ""))),
+                returns(null)));
+        cases.add(new Case("backfillRepoRoots", "a pair", () -> voidCall(() -> store.backfillRepoRoots(Map.of(DROP, DROP))), needs17));
+        cases.add(new Case("findLatestGatewaySessionForPeer", "null peer", () -> store.findLatestGatewaySessionForPeer(null),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("findLatestGatewaySessionForPeer", "a peer", () -> store.findLatestGatewaySessionForPeer(
+                new dev.hermes.state.core.model.GatewayPeer("telegram", null, DROP, null, null, null)), needs17));
+        cases.add(new Case("recordGatewaySessionPeer", "null peer", () -> voidCall(() -> store.recordGatewaySessionPeer(LIVE, null)),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("pendingHandoffs", "no arguments", () -> store.pendingHandoffs(), needs17));
+        cases.add(new Case("failHandoff", "null error", () -> voidCall(() -> store.failHandoff(LIVE, null)),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("tryAcquireCompressionLock", "null holder", () -> store.tryAcquireCompressionLock(LIVE, null,
+                java.time.Duration.ofSeconds(1)), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("tryAcquireCompressionLock", "null ttl", () -> store.tryAcquireCompressionLock(LIVE, "a", null),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("recordCompressionFailureCooldown", "null end", () -> voidCall(() ->
+                store.recordCompressionFailureCooldown(LIVE, null, "x")), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("telegramTopics", "a null chat id", () -> store.telegramTopics().isEnabled(null, "u"),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("telegramTopics", "the opt-in on a store kept at 6", () -> voidCall(() -> store.telegramTopics().applyMigration()),
+                needs17));
+        cases.add(new Case("telegramTopics", "binding before the opt-in", () -> voidCall(() -> store.telegramTopics()
+                .bind("1", "2", "u", "k", LIVE, "auto")), needs17));
+        cases.add(new Case("telegramTopics", "reads before the opt-in", () -> List.of(store.telegramTopics().isEnabled(DROP, DROP),
+                store.telegramTopics().binding(DROP, DROP), store.telegramTopics().isSessionLinked(LIVE)),
+                returns(List.of(false, Optional.empty(), false))));
+        cases.add(new Case("optimizeFts", "no arguments (content unchanged)", () -> store.optimizeFts(), returns(1), true));
+        cases.add(new Case("rulesVersion", "no arguments", () -> store.rulesVersion(), returns(6)));
     }
 
     /** The store as the source of a copy, and as a target that holds sessions: refused, nothing written to it. */
@@ -204,6 +282,27 @@ class BadInputTest {
         byId.put("hasPlatformMessageId", id -> store.hasPlatformMessageId(id, "1"));
         byId.put("getMessagesAround", id -> store.getMessagesAround(id, 1));
         byId.put("getAnchoredView", id -> store.getAnchoredView(id, 1));
+        byId.put("deleteSessionIfEmpty", id -> store.deleteSessionIfEmpty(id, null));
+        byId.put("updateSessionMeta", id -> voidCall(() -> store.updateSessionMeta(id, "{}", "m")));
+        byId.put("updateSessionModel", id -> voidCall(() -> store.updateSessionModel(id, "m")));
+        byId.put("updateSessionBillingRoute", id -> voidCall(() -> store.updateSessionBillingRoute(id, "p", "u", null)));
+        byId.put("updateSessionCwd", id -> voidCall(() -> store.updateSessionCwd(id, "/w", "main", null)));
+        byId.put("setSessionArchived", id -> store.setSessionArchived(id, true));
+        byId.put("requestHandoff", id -> store.requestHandoff(id, "discord"));
+        byId.put("handoffState", id -> store.handoffState(id));
+        byId.put("claimHandoff", id -> store.claimHandoff(id));
+        byId.put("completeHandoff", id -> voidCall(() -> store.completeHandoff(id)));
+        byId.put("failHandoff", id -> voidCall(() -> store.failHandoff(id, "boom")));
+        byId.put("tryAcquireCompressionLock", id -> store.tryAcquireCompressionLock(id, "h", java.time.Duration.ofSeconds(5)));
+        byId.put("refreshCompressionLock", id -> store.refreshCompressionLock(id, "h", java.time.Duration.ofSeconds(5)));
+        byId.put("releaseCompressionLock", id -> voidCall(() -> store.releaseCompressionLock(id, "h")));
+        byId.put("compressionLockHolder", id -> store.compressionLockHolder(id));
+        byId.put("recordCompressionFailureCooldown", id -> voidCall(() -> store.recordCompressionFailureCooldown(id,
+                java.time.Instant.EPOCH, "x")));
+        byId.put("compressionFailureCooldown", id -> store.compressionFailureCooldown(id));
+        byId.put("clearCompressionFailureCooldown", id -> voidCall(() -> store.clearCompressionFailureCooldown(id)));
+        byId.put("recordGatewaySessionPeer", id -> voidCall(() -> store.recordGatewaySessionPeer(id,
+                new dev.hermes.state.core.model.GatewayPeer("telegram", null, "k", null, null, null))));
 
         for (var operation : byId.entrySet()) {
             String name = operation.getKey();
@@ -247,7 +346,14 @@ class BadInputTest {
             case "rewindToMessage", "restoreRewound", "archiveAndCompact" -> rejects(InvalidArgumentException.class);
             case "compressionTip" -> returns(id);
             case "endSession", "setSessionTitle", "deleteSession", "deleteConversation" -> returns(false);
-            case "reopenSession", "updateSystemPrompt", "updateTokenCounts", "clearMessages" -> returns(null);
+            case "reopenSession", "updateSystemPrompt", "updateTokenCounts", "clearMessages", "updateSessionMeta",
+                 "updateSessionModel", "updateSessionBillingRoute" -> returns(null);
+            case "deleteSessionIfEmpty" -> returns(false);
+            // schema 17's columns and tables, which this store (kept at 6) lacks
+            case "updateSessionCwd", "setSessionArchived", "requestHandoff", "handoffState", "claimHandoff", "completeHandoff",
+                 "failHandoff", "tryAcquireCompressionLock", "refreshCompressionLock", "releaseCompressionLock",
+                 "compressionLockHolder", "recordCompressionFailureCooldown", "compressionFailureCooldown",
+                 "clearCompressionFailureCooldown", "recordGatewaySessionPeer" -> rejects(StateIOException.class);
             case "appendMessage", "appendMessages" -> rejects(ConstraintViolationException.class);
             case "getMessagesPage" -> satisfies("an empty last page",
                     page -> ((Page<?>) page).items().isEmpty() && ((Page<?>) page).nextCursor().isEmpty());
@@ -477,7 +583,7 @@ class BadInputTest {
         cases.add(new Case("isReadOnly", "no arguments", () -> store.isReadOnly(), returns(false)));
         cases.add(new Case("isImmutableSnapshot", "no arguments", () -> store.isImmutableSnapshot(), returns(false)));
         cases.add(new Case("checkpoint", "no arguments", () -> voidCall(() -> store.checkpoint()), returns(null)));
-        cases.add(new Case("vacuum", "no arguments (content unchanged)", () -> store.vacuum(),
+        cases.add(new Case("vacuum", "no arguments (content unchanged)", () -> store.vacuum().bytesReclaimed(),
                 satisfies("a byte count >= 0", bytes -> (Long) bytes >= 0), true));
         cases.add(new Case("inWriteTransaction", "null work", () -> store.inWriteTransaction(null), rejects(InvalidArgumentException.class)));
         cases.add(new Case("inWriteTransaction", "work that fails after writing", () -> store.inWriteTransaction(dsl -> {

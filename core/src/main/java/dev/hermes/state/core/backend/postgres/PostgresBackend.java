@@ -8,7 +8,9 @@ import dev.hermes.state.core.backend.Transaction;
 import dev.hermes.state.postgresql.PostgresErrors;
 import dev.hermes.state.postgresql.PostgresPool;
 import org.jooq.Condition;
+import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.JSON;
 import org.jooq.SQLDialect;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
@@ -139,6 +141,61 @@ public final class PostgresBackend implements Backend {
     @Override
     public void vacuum(Connection connection) throws SQLException {
         execute(connection, "VACUUM (ANALYZE) sessions, messages");
+    }
+
+    /**
+     * A GIN index gathers new entries in a pending list that searches must scan, until a vacuum or
+     * this cleans it: the counterpart of FTS5's segment merge. Counts the GIN indexes of messages (the
+     * full-text and substring indexes) it cleaned.
+     */
+    @Override
+    public int optimizeFullText(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT count(pg_catalog.gin_clean_pending_list(i.indexrelid))"
+                     + " FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class c ON c.oid = i.indexrelid"
+                     + " JOIN pg_catalog.pg_am a ON a.oid = c.relam"
+                     + " WHERE i.indrelid = pg_catalog.to_regclass('messages') AND a.amname = 'gin'")) {
+            return rows.next() ? rows.getInt(1) : 0;
+        }
+    }
+
+    /**
+     * The schema's {@code sqlite_json_member} (version 16 on), which reads the text as SQLite does (a
+     * duplicate key at its first occurrence, Python's NaN and Infinity, a text that is not JSON failing
+     * the statement), its JSON value made SQL text as {@code json_extract} gives it (a string without
+     * its quotes). A text without the member's name and without any escape cannot hold the member and
+     * is not read (most documents: the function tokenizes the whole text).
+     */
+    @Override
+    public Field<String> jsonMember(Field<JSON> document, String member) {
+        return DSL.field("CASE WHEN pg_catalog.strpos({0}, {1}) = 0 AND pg_catalog.strpos({0}, {2}) = 0 THEN NULL"
+                        + " ELSE (NULLIF(sqlite_json_member({0}, {1}), 'null')::json #>> '{}'::text[]) END",
+                String.class, document, DSL.inline(member), DSL.inline("\\"));
+    }
+
+    /** The "C" collation compares the UTF-8 bytes, which is code point order. */
+    @Override
+    public Field<String> bytewise(Field<String> field) {
+        return DSL.field("({0} COLLATE \"C\")", String.class, field);
+    }
+
+    /** The agent's tables in PostgreSQL's types (REAL is double precision here); never of the first version. */
+    @Override
+    public void createTelegramTopicTables(Transaction transaction, boolean upgradeFirstVersion) {
+        DSLContext dsl = transaction.dsl();
+        dsl.execute("CREATE TABLE IF NOT EXISTS telegram_dm_topic_mode (chat_id text PRIMARY KEY, user_id text NOT NULL,"
+                + " enabled bigint NOT NULL DEFAULT 1, activated_at double precision NOT NULL,"
+                + " updated_at double precision NOT NULL, has_topics_enabled bigint, allows_users_to_create_topics bigint,"
+                + " capability_checked_at double precision, intro_message_id text, pinned_message_id text)");
+        dsl.execute("CREATE TABLE IF NOT EXISTS telegram_dm_topic_bindings (chat_id text NOT NULL, thread_id text NOT NULL,"
+                + " user_id text NOT NULL, session_key text NOT NULL,"
+                + " session_id text NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,"
+                + " managed_mode text NOT NULL DEFAULT 'auto', linked_at double precision NOT NULL,"
+                + " updated_at double precision NOT NULL, PRIMARY KEY (chat_id, thread_id))");
+        dsl.execute("CREATE UNIQUE INDEX IF NOT EXISTS idx_telegram_dm_topic_bindings_session"
+                + " ON telegram_dm_topic_bindings(session_id)");
+        dsl.execute("CREATE INDEX IF NOT EXISTS idx_telegram_dm_topic_bindings_user"
+                + " ON telegram_dm_topic_bindings(user_id, chat_id)");
     }
 
     /** The store's tables with their indexes and TOAST data. */

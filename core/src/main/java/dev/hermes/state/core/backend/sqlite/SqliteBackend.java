@@ -9,6 +9,7 @@ import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteErrors;
 import org.jooq.Condition;
 import org.jooq.Field;
+import org.jooq.JSON;
 import org.jooq.SQLDialect;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
@@ -37,6 +38,8 @@ public final class SqliteBackend implements Backend {
     /** A reset write-ahead log is cut back to this size, so one huge transaction does not leave a huge file. */
     private static final long JOURNAL_SIZE_LIMIT_BYTES = 16L * 1024 * 1024;
     private static final char LIKE_ESCAPE = '\\';
+    /** The agent's full-text tables: words, and trigrams for CJK and substrings (schema 10 on). */
+    private static final java.util.List<String> FULL_TEXT_TABLES = java.util.List.of("messages_fts", "messages_fts_trigram");
 
     private static final PreparedQuery HAS_TABLE = PreparedQuery.of(() -> DSL
             .selectCount().from(DSL.table(DSL.name("sqlite_master")))
@@ -133,14 +136,69 @@ public final class SqliteBackend implements Backend {
         query(connection, truncate ? "PRAGMA wal_checkpoint(TRUNCATE)" : "PRAGMA wal_checkpoint(PASSIVE)");
     }
 
-    /**
-     * Merges the full-text index first: FTS5 records deletions as extra index entries, so after a
-     * large prune most of the index's space is only freed by an 'optimize'.
-     */
     @Override
     public void vacuum(Connection connection) throws SQLException {
-        execute(connection, "INSERT INTO messages_fts(messages_fts) VALUES('optimize')");
         execute(connection, "VACUUM");
+    }
+
+    /**
+     * FTS5 records deletions as extra index entries and every insert as a segment of its own, so a
+     * long-lived or pruned index is mostly freed (and searched faster) only after an 'optimize'. An
+     * index the file lacks, or one that cannot be read (FTS5's trigram tokenizer missing), is skipped,
+     * as the agent skips it; a busy database is not (the write is retried).
+     */
+    @Override
+    public int optimizeFullText(Connection connection) throws SQLException {
+        int optimized = 0;
+        for (String table : FULL_TEXT_TABLES) {
+            if (queryLong(connection, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '" + table + "'") == 0) {
+                continue;
+            }
+            try {
+                execute(connection, "INSERT INTO " + table + "(" + table + ") VALUES('optimize')");
+                optimized++;
+            } catch (SQLException failure) {
+                if (isRetryable(failure)) {
+                    throw failure;
+                }
+            }
+        }
+        return optimized;
+    }
+
+    /** SQLite's own function; its {@code COALESCE(document, '{}')} as the agent writes it. */
+    @Override
+    public Field<String> jsonMember(Field<JSON> document, String member) {
+        return DSL.field("json_extract(coalesce({0}, {1}), {2})", String.class, document, DSL.inline("{}"),
+                DSL.inline("$." + member));
+    }
+
+    /** Text compares by BINARY collation unless a column says otherwise; sessions.id does not. */
+    @Override
+    public Field<String> bytewise(Field<String> field) {
+        return field;
+    }
+
+    @Override
+    public void createTelegramTopicTables(Transaction transaction, boolean upgradeFirstVersion) throws SQLException {
+        for (String statement : TelegramTopicDdl.CREATE) {
+            transaction.dsl().execute(statement);
+        }
+        if (upgradeFirstVersion && bindingsLackCascade(transaction)) {
+            for (String statement : TelegramTopicDdl.REBUILD_BINDINGS) {
+                transaction.dsl().execute(statement);
+            }
+        }
+    }
+
+    /** True when the bindings' reference to sessions is the topic schema's first one, without ON DELETE CASCADE. */
+    private static boolean bindingsLackCascade(Transaction transaction) throws SQLException {
+        return transaction.withStatement("SELECT count(*) FROM pragma_foreign_key_list('telegram_dm_topic_bindings')"
+                + " WHERE \"table\" = 'sessions' AND coalesce(on_delete, '') <> 'CASCADE'", statement -> {
+                    try (ResultSet rows = statement.executeQuery()) {
+                        return rows.next() && rows.getLong(1) > 0;
+                    }
+                });
     }
 
     @Override
