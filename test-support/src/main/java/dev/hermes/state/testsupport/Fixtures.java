@@ -13,18 +13,34 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
- * The real state.db files the Python Hermes agent wrote, one per schema version, and their
- * MANIFEST.md. They live in this module ({@code test-support/src/main/resources/fixtures/hermes/})
+ * The real state.db files the Python Hermes agent wrote, one per schema version, and the two
+ * manifests that describe them (MANIFEST.md for versions 1-6, MANIFEST-v7-v17.md for the later
+ * ones). They live in this module ({@code test-support/src/main/resources/fixtures/hermes/})
  * and reach every module's tests on the class path, so no test depends on its working directory
  * or on anything beside the checkout. Tests get a private copy in their own folder; the originals
  * are only ever read.
  */
 public final class Fixtures {
-    /** Every fixture file, oldest schema first. */
-    public static final List<String> NAMES = List.of("state-v1.db", "state-v2.db", "state-v3-foreign.db",
+    /**
+     * The files of MANIFEST.md, oldest schema first: versions 1 to 6, all holding the same 30 sessions
+     * and 95 messages (tests that expect exactly that data set use this list).
+     */
+    public static final List<String> NAMES_V1_TO_V6 = List.of("state-v1.db", "state-v2.db", "state-v3-foreign.db",
             "state-v4.db", "state-v5.db", "state-v6.db");
+    /**
+     * The files of MANIFEST-v7-v17.md, oldest schema first: that data set replayed through each version's
+     * own API plus a block of sessions using what versions 7 to 17 added (42 or 43 sessions), then
+     * state-v6.db as the version-17 agent upgraded it and used it afterwards.
+     */
+    public static final List<String> NAMES_V7_TO_V17 = List.of("state-v8.db", "state-v10.db", "state-v11.db",
+            "state-v12.db", "state-v14.db", "state-v16.db", "state-v17.db", "state-v17-upgraded.db");
+    /** Every fixture file, oldest schema first. */
+    public static final List<String> NAMES = Stream.concat(NAMES_V1_TO_V6.stream(), NAMES_V7_TO_V17.stream()).toList();
+    /** The manifests, each describing the files of one list above, in the order of {@link #NAMES}. */
+    public static final List<String> MANIFESTS = List.of("MANIFEST.md", "MANIFEST-v7-v17.md");
 
     private static final String FOLDER = "/fixtures/hermes/";
 
@@ -43,7 +59,7 @@ public final class Fixtures {
         }
     }
 
-    /** sha256 (hex) of the original fixture {@code name}, as MANIFEST.md gives it. */
+    /** sha256 (hex) of the original fixture {@code name}, as its manifest gives it. */
     public static String originalSha256(String name) {
         try (InputStream in = open(name)) {
             return sha256(in);
@@ -52,9 +68,17 @@ public final class Fixtures {
         }
     }
 
-    /** MANIFEST.md: how the files were made and what the agent answered on each. */
+    /** MANIFEST.md: how the files of versions 1-6 were made and what the agent answered on each. */
     public static String manifest() {
-        try (InputStream in = open("MANIFEST.md")) {
+        return manifest("MANIFEST.md");
+    }
+
+    /** One of {@link #MANIFESTS}: how its files were made and what the agent answered on each. */
+    public static String manifest(String manifestName) {
+        if (!MANIFESTS.contains(manifestName)) {
+            throw new IllegalArgumentException("no manifest " + manifestName + "; there are " + MANIFESTS);
+        }
+        try (InputStream in = open(manifestName)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -16,16 +16,28 @@ import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * The fixture files are the Python agent's originals, byte for byte: the checked-in files and the
- * copies Maven put on the class path have the size and sha256 MANIFEST.md gives, and a test's copy
- * is its own.
+ * copies Maven put on the class path have the size and sha256 their manifest gives (MANIFEST.md for
+ * versions 1-6, MANIFEST-v7-v17.md for the later ones), and a test's copy is its own.
  */
 class FixtureFilesTest {
     private static final Pattern SECTION = Pattern.compile("^## (\\S+)$");
     private static final Pattern SIZE_AND_SHA = Pattern.compile("^- size (\\d+) bytes, sha256 `([0-9a-f]{64})`");
-    private static final Map<String, Entry> MANIFEST = manifestEntries();
+    /** Each manifest's files in its order, with their size and sha256. */
+    private static final Map<String, Map<String, Entry>> MANIFESTS = new LinkedHashMap<>();
+    /** Every file of every manifest. */
+    private static final Map<String, Entry> MANIFEST = new LinkedHashMap<>();
+
+    static {
+        for (String manifest : Fixtures.MANIFESTS) {
+            Map<String, Entry> entries = manifestEntries(Fixtures.manifest(manifest));
+            MANIFESTS.put(manifest, entries);
+            MANIFEST.putAll(entries);
+        }
+    }
 
     @TempDir
     Path dir;
@@ -34,8 +46,21 @@ class FixtureFilesTest {
     }
 
     @Test
-    void theManifestDescribesExactlyTheFixtureFiles() {
+    void theManifestsDescribeExactlyTheFixtureFiles() {
+        assertEquals(Fixtures.NAMES_V1_TO_V6, MANIFESTS.get("MANIFEST.md").keySet().stream().toList());
+        assertEquals(Fixtures.NAMES_V7_TO_V17, MANIFESTS.get("MANIFEST-v7-v17.md").keySet().stream().toList());
         assertEquals(Fixtures.NAMES, MANIFEST.keySet().stream().toList());
+        assertEquals(14, Fixtures.NAMES.size());
+    }
+
+    @Test
+    void theManifestsAreTheOriginalsToo() throws Exception {
+        Path folder = Path.of(System.getProperty("basedir", ".")).resolve("src/main/resources/fixtures/hermes");
+        for (String manifest : Fixtures.MANIFESTS) {
+            assertEquals(Files.readString(folder.resolve(manifest)), Fixtures.manifest(manifest), manifest);
+        }
+        assertEquals(Fixtures.manifest("MANIFEST.md"), Fixtures.manifest());
+        assertThrows(IllegalArgumentException.class, () -> Fixtures.manifest("README.md"));
     }
 
     @ParameterizedTest
@@ -63,11 +88,11 @@ class FixtureFilesTest {
         assertEquals(MANIFEST.get("state-v6.db").sha256(), Fixtures.sha256(copy), "a new copy replaces a changed one");
     }
 
-    /** "## state-vN.db" sections and their "- size N bytes, sha256 `...`" line, in the MANIFEST's order. */
-    private static Map<String, Entry> manifestEntries() {
+    /** "## state-vN.db" sections and their "- size N bytes, sha256 `...`" line, in the manifest's order. */
+    private static Map<String, Entry> manifestEntries(String manifest) {
         Map<String, Entry> entries = new LinkedHashMap<>();
         String section = null;
-        for (String line : Fixtures.manifest().lines().toList()) {
+        for (String line : manifest.lines().toList()) {
             Matcher heading = SECTION.matcher(line);
             Matcher sizeAndSha = SIZE_AND_SHA.matcher(line);
             if (heading.matches()) {

@@ -29,8 +29,9 @@ class CliCopyPostgresTest {
     @RegisterExtension
     final PostgresTestSchema postgres = new PostgresTestSchema();
 
+    /** The files of the version 1-6 data set (30 sessions, 95 messages), which the expectations below describe. */
     static List<String> fixtures() {
-        return Fixtures.NAMES;
+        return Fixtures.NAMES_V1_TO_V6;
     }
 
     @ParameterizedTest

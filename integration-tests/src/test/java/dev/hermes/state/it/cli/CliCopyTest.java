@@ -31,8 +31,9 @@ class CliCopyTest {
     @TempDir
     Path dir;
 
+    /** The files of the version 1-6 data set (30 sessions, 95 messages), which the expectations below describe. */
     static List<String> fixtures() {
-        return Fixtures.NAMES;
+        return Fixtures.NAMES_V1_TO_V6;
     }
 
     private Path folder(String name) throws Exception {
