@@ -162,7 +162,7 @@ public abstract class PagedMessageSearch implements MessageSearch {
     /**
      * Today's substring page: {@link #pageColumns} of the messages whose content, tool name or tool
      * calls contain one of the words (LIKE's ASCII case rules, wildcards literal), and {@code filters},
-     * newest first (timestamp, then id, descending), {@link #LIMIT} and {@link #OFFSET}; the snippet is
+     * newest first (timestamp descending, then id ascending), {@link #LIMIT} and {@link #OFFSET}; the snippet is
      * 120 characters from 40 before the first word's first (exact-case) occurrence in the content.
      */
     protected abstract Table<?> containsAnyPage(List<Condition> filters, StoreSchema schema);
@@ -319,13 +319,24 @@ public abstract class PagedMessageSearch implements MessageSearch {
                 Table<?> page = trigramPage(filters, shape.order(), schema);
                 yield withContext(page, matchOrder(page, shape.order()), shape.v17());
             }
-            case CONTAINS -> newestFirst(containsPage(filters), shape.v17());
-            case CONTAINS_ANY -> newestFirst(containsAnyPage(filters, schema), shape.v17());
+            case CONTAINS -> {
+                Table<?> page = containsPage(filters);
+                yield withContext(page, newestFirst(page, false), shape.v17());
+            }
+            case CONTAINS_ANY -> {
+                Table<?> page = containsAnyPage(filters, schema);
+                yield withContext(page, newestFirst(page, true), shape.v17());
+            }
         };
     }
 
-    private Select<?> newestFirst(Table<?> page, boolean v17) {
-        return withContext(page, List.of(page.field(MESSAGES.TIMESTAMP).desc(), page.field(MESSAGES.ID).desc()), v17);
+    /**
+     * Newest first; messages of the same timestamp by id, descending (version 6's fallback) or ascending
+     * (today's substring search, as SQLite's sort leaves the agent's rows: in the order it scanned them).
+     */
+    private static List<SortField<?>> newestFirst(Table<?> page, boolean idsAscending) {
+        return List.of(page.field(MESSAGES.TIMESTAMP).desc(),
+                idsAscending ? page.field(MESSAGES.ID).asc() : page.field(MESSAGES.ID).desc());
     }
 
     /**

@@ -57,15 +57,16 @@ public final class SearchTerms {
     }
 
     /**
-     * As {@link #parse(String)}; with {@code colonSeparates} (today's agent, which strips FTS5's column
-     * operator) a {@code :} outside a phrase separates words like a space.
+     * As {@link #parse(String)}; with {@code v17} (today's agent's sanitizer) a {@code :} outside a phrase
+     * separates words like a space (the agent strips FTS5's column operator), and an operator word left
+     * alone by dropping the leading one stays (the agent drops a trailing one only after whitespace).
      */
-    public static List<Term> parse(@Nullable String text, boolean colonSeparates) {
+    public static List<Term> parse(@Nullable String text, boolean v17) {
         if (text == null) {
             return List.of();
         }
-        List<Item> items = lex(withoutControlCharacters(text), colonSeparates ? SPECIAL + ":" : SPECIAL);
-        dropLeadingAndTrailingOperatorWord(items);
+        List<Item> items = lex(withoutControlCharacters(text), v17 ? SPECIAL + ":" : SPECIAL);
+        dropLeadingAndTrailingOperatorWord(items, v17);
         return terms(items);
     }
 
@@ -153,11 +154,11 @@ public final class SearchTerms {
     }
 
     /** Hermes step 4: one leading and one trailing operator word, in any case, are dropped. */
-    private static void dropLeadingAndTrailingOperatorWord(List<Item> items) {
+    private static void dropLeadingAndTrailingOperatorWord(List<Item> items, boolean v17) {
         if (!items.isEmpty() && items.get(0).isOperatorWord()) {
             items.remove(0);
         }
-        if (!items.isEmpty() && items.get(items.size() - 1).isOperatorWord()) {
+        if (items.size() > (v17 ? 1 : 0) && items.get(items.size() - 1).isOperatorWord()) {
             items.remove(items.size() - 1);
         }
     }

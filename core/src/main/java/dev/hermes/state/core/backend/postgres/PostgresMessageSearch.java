@@ -295,7 +295,7 @@ final class PostgresMessageSearch extends PagedMessageSearch {
                 .where(narrowed(schema))
                 .and(anyWord)
                 .and(DSL.and(filters))
-                .orderBy(MESSAGES.TIMESTAMP.desc(), MESSAGES.ID.desc())
+                .orderBy(MESSAGES.TIMESTAMP.desc(), MESSAGES.ID.asc())
                 .limit(LIMIT).offset(OFFSET)
                 .asTable("page");
     }

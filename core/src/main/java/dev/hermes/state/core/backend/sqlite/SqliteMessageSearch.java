@@ -214,7 +214,7 @@ final class SqliteMessageSearch extends PagedMessageSearch {
                 .join(SESSIONS).on(SESSIONS.ID.eq(MESSAGES.SESSION_ID))
                 .where(anyWord)
                 .and(DSL.and(filters))
-                .orderBy(MESSAGES.TIMESTAMP.desc(), MESSAGES.ID.desc())
+                .orderBy(MESSAGES.TIMESTAMP.desc(), MESSAGES.ID.asc())
                 .limit(LIMIT).offset(OFFSET)
                 .asTable("page");
     }
