@@ -31,7 +31,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and its rows copied with their ids into a PostgreSQL store at schema 17, searched (rewound rows left
  * out, and with include_inactive) with every word of the file, its tool names, CJK substrings of one
  * to six characters (the substring search below three, the trigram index from three), CJK words joined
- * by OR and NOT, and words mixed with punctuation and operators in any case.
+ * by OR and NOT, and words mixed with punctuation and operators in any case (an even sample of them).
+ * As for version 6 ({@link SearchEquivalenceTest}), a message with more words than a tsvector can place
+ * is left out of the comparison: PostgreSQL may miss a phrase in it.
  */
 class SearchEquivalenceV17Test {
     @TempDir
@@ -48,14 +50,18 @@ class SearchEquivalenceV17Test {
                      .schemaVersion(17).build()) {
             assertEquals(0, server.sessionCount(null)); // the store's schema exists before the rows are copied
             copyRows(file);
+            List<Long> beyondLimits = beyondTsvectorLimits();
+            assertEquals(List.of(55L), beyondLimits); // the 1,700-line log of the v6 data set
             List<String> queries = queries(file);
-            assertTrue(queries.size() > 400, "queries: " + queries.size());
+            assertTrue(queries.size() > 250, "queries: " + queries.size());
             Map<String, List<Long>> differences = new LinkedHashMap<>();
             int withHits = 0;
             for (String query : queries) {
                 for (boolean inactive : List.of(false, true)) {
                     List<Long> expected = ids(sqlite, query, inactive);
                     List<Long> actual = ids(server, query, inactive);
+                    expected.removeAll(beyondLimits);
+                    actual.removeAll(beyondLimits);
                     if (!expected.equals(actual)) {
                         differences.put(query + (inactive ? " (inactive too)" : "") + " sqlite=" + expected, actual);
                     }
@@ -69,6 +75,24 @@ class SearchEquivalenceV17Test {
         }
     }
 
+    /** The messages whose indexed text has more words than their tsvector can place (SQL on the server). */
+    private List<Long> beyondTsvectorLimits() throws SQLException {
+        List<Long> ids = new ArrayList<>();
+        String text = "coalesce(m.content, '') || ' ' || coalesce(m.tool_name, '') || ' ' || coalesce(m.tool_calls, '')";
+        try (Connection connection = postgres.connect(); Statement statement = connection.createStatement()) {
+            statement.execute("SET search_path TO \"" + postgres.schema() + "\"");
+            try (ResultSet rows = statement.executeQuery("SELECT m.id FROM messages m"
+                    + " WHERE cardinality(messages_search_tokens(" + text + ")) > 16383"
+                    + " OR EXISTS (SELECT 1 FROM unnest(messages_search_tokens(" + text + ")) AS t(word)"
+                    + " GROUP BY t.word HAVING count(*) > 256) ORDER BY m.id")) {
+                while (rows.next()) {
+                    ids.add(rows.getLong(1));
+                }
+            }
+        }
+        return ids;
+    }
+
     private static List<Long> ids(StateRepository store, String query, boolean includeInactive) {
         List<Long> ids = new ArrayList<>(store.searchMessages(SearchQuery.builder(query).limit(Integer.MAX_VALUE)
                 .includeInactive(includeInactive).build()).stream().map(SearchHit::id).toList());
@@ -77,10 +101,11 @@ class SearchEquivalenceV17Test {
     }
 
     private static List<String> queries(Path file) throws SQLException {
-        TreeSet<String> queries = new TreeSet<>(List.of("星图", "射电望远镜", "orrery_lookup", "magnetar", "meteorite",
+        List<String> picked = List.of("星图", "射电望远镜", "orrery_lookup", "magnetar", "meteorite",
                 "nebula", "image_url", "json", "sample_ledger", "射电 OR 星图", "射电望远镜 OR 数据", "望远镜 NOT 原始",
                 "望远镜 AND OR 星图", "望远镜 or 射电", "\"射电望远镜\"", "星图*", "FITS 射电望远镜", "TODO: fix", "chat-send",
-                "P2.2", "foo_bar", "deploy*", "Deploy OR encke", "a:b", "what's", "C++", "100%", "好的"));
+                "P2.2", "foo_bar", "deploy*", "Deploy OR encke", "a:b", "what's", "C++", "100%", "好的");
+        TreeSet<String> queries = new TreeSet<>();
         try (Connection connection = TestStores.plainConnection(file); Statement statement = connection.createStatement();
              ResultSet rows = statement.executeQuery("SELECT content, tool_name FROM messages ORDER BY id")) {
             String previousCjk = null;
@@ -112,7 +137,15 @@ class SearchEquivalenceV17Test {
                 }
             }
         }
-        return new ArrayList<>(queries);
+        // the hand-picked ones, and an even sample of the rest (all of them take minutes on the server)
+        queries.removeAll(picked);
+        List<String> all = new ArrayList<>(queries);
+        List<String> sample = new ArrayList<>(picked);
+        int step = Math.max(1, all.size() / 300);
+        for (int i = 0; i < all.size(); i += step) {
+            sample.add(all.get(i));
+        }
+        return sample;
     }
 
     /**
