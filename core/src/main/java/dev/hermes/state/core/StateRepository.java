@@ -559,8 +559,10 @@ public final class StateRepository implements AutoCloseable {
     // ------------------------------------------------------------------ listing and search
 
     /**
-     * list_sessions_rich (offset paging, Hermes-compatible): sessions newest first with preview and
-     * last_active, children hidden unless asked for, compression roots projected onto their tips.
+     * list_sessions_rich (offset paging, Hermes-compatible): sessions newest first (or by their chain's
+     * last activity) with preview and last_active, children hidden unless asked for (today's agent lists
+     * /branch children and never subagent runs, and hides archived sessions), compression roots
+     * projected onto their tips; the filters of {@link ListSessionsQuery}.
      */
     public List<RichSession> listSessionsRich(ListSessionsQuery query) {
         Arguments.required(query, "query");
@@ -609,9 +611,12 @@ public final class StateRepository implements AutoCloseable {
     }
 
     /**
-     * search_messages: full-text match of the sanitized query ranked by relevance, with snippet and
-     * context, filters and paging as in {@link SearchQuery}; Hermes' LIKE fallback for CJK text.
-     * Never throws for any query text (only for a failing database).
+     * search_messages: full-text match of the sanitized query ranked by relevance (or by time, see
+     * {@link SearchQuery.Order}), with snippet and context, filters and paging as in {@link SearchQuery};
+     * for CJK text, version 6's LIKE fallback, or today's routing (the trigram index for words of 3 or
+     * more CJK characters, a substring search of content, tool name and tool calls otherwise). Today's
+     * agent also finds tool names and tool-call arguments and leaves rewound messages out. Works on a
+     * read-only store too. Never throws for any query text (only for a failing database).
      */
     public List<SearchHit> searchMessages(SearchQuery query) {
         Arguments.required(query, "query");
