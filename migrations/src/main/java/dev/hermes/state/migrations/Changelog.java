@@ -25,6 +25,8 @@ final class Changelog {
     static final int KEPT_VERSION = 6;
     static final String POSTGRESQL_FOLDER = RESOURCE_FOLDER + "postgresql/";
     static final String POSTGRESQL_MASTER = POSTGRESQL_FOLDER + "changelog.xml";
+    /** PostgreSQL's store held at {@link #KEPT_VERSION}: the first part of {@link #POSTGRESQL_MASTER}. */
+    static final String POSTGRESQL_MASTER_V6 = POSTGRESQL_FOLDER + "changelog-v6.xml";
 
     /** An included file: {@code vN.sql} builds Hermes' schema version N; any other belongs to the version before it. */
     private static final Pattern INCLUDE = Pattern.compile("<include\\s+file=\"((?:v(\\d+)|[a-z-]+)\\.sql)\"");
@@ -55,8 +57,7 @@ final class Changelog {
 
     /** SQLite's changesets that build a store at {@code version} ({@link #KEPT_VERSION} or the latest), in order. */
     static List<ChangeSetRef> changeSets(int version) {
-        return version == latestVersion() ? CHANGESETS
-                : CHANGESETS.stream().filter(changeSet -> changeSet.version() <= version).toList();
+        return upTo(CHANGESETS, version);
     }
 
     /** The master changelog (a resource) that builds a store at {@code version}. */
@@ -69,14 +70,23 @@ final class Changelog {
         return Postgresql.CHANGESETS;
     }
 
+    /** PostgreSQL's changesets that build a store at {@code version} ({@link #KEPT_VERSION} or the latest), in order. */
+    static List<ChangeSetRef> postgresqlChangeSets(int version) {
+        return upTo(Postgresql.CHANGESETS, version);
+    }
+
+    /** PostgreSQL's master changelog (a resource) that builds a store at {@code version}. */
+    static String postgresqlMaster(int version) {
+        return version == KEPT_VERSION ? POSTGRESQL_MASTER_V6 : POSTGRESQL_MASTER;
+    }
+
     static int latestVersion() {
         return CHANGESETS.get(CHANGESETS.size() - 1).version();
     }
 
-    /** The newest version PostgreSQL's changelog builds. */
-    static int postgresqlLatestVersion() {
-        List<ChangeSetRef> changeSets = postgresqlChangeSets();
-        return changeSets.get(changeSets.size() - 1).version();
+    private static List<ChangeSetRef> upTo(List<ChangeSetRef> changeSets, int version) {
+        return version == latestVersion() ? changeSets
+                : changeSets.stream().filter(changeSet -> changeSet.version() <= version).toList();
     }
 
     private static List<ChangeSetRef> load(String folder) {

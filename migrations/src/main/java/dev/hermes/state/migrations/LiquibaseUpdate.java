@@ -49,11 +49,12 @@ final class LiquibaseUpdate {
     }
 
     /**
-     * Runs PostgreSQL's changelog on the store in {@code schema}, Liquibase's own tables included; the
-     * caller has set the transaction's search path to that schema.
+     * Runs PostgreSQL's changelog for {@code version} on the store in {@code schema}, Liquibase's own
+     * tables included; the caller has set the transaction's search path to that schema.
      */
-    static List<MigrationResult.AppliedChange> runPostgresql(Connection inTransaction, String schema) throws Exception {
-        return run(inTransaction, Changelog.POSTGRESQL_MASTER, Changelog.postgresqlChangeSets(), schema);
+    static List<MigrationResult.AppliedChange> runPostgresql(Connection inTransaction, String schema, int version)
+            throws Exception {
+        return run(inTransaction, Changelog.postgresqlMaster(version), Changelog.postgresqlChangeSets(version), schema);
     }
 
     private static List<MigrationResult.AppliedChange> run(Connection inTransaction, String master,

@@ -176,24 +176,25 @@ public final class Migrator {
      * or Liquibase when it is up to date. One transaction: all or nothing, and concurrent migrators of the
      * database queue on an advisory lock. Messages name the location without its password.
      *
-     * @throws SchemaTooNewException       the store is newer than {@link #LATEST_VERSION}; it is left unchanged
+     * @throws SchemaTooNewException       the store is newer than the {@linkplain #targetVersion() target}; it is
+     *                                     left unchanged
      * @throws NotAHermesDatabaseException the schema holds another application's tables
      * @throws StateIOException            the server cannot be reached, refuses the login, or the role lacks a
      *                                     privilege (e.g. to create the pg_trgm extension the search index needs)
      * @throws dev.hermes.state.BusyException another migration held the lock for more than a minute
      */
     public MigrationResult migrate(PostgresLocation database) {
-        return PostgresMigration.migrate(checkLocation(database), Mode.MIGRATE);
+        return PostgresMigration.migrate(checkLocation(database), version, Mode.MIGRATE);
     }
 
     /** What {@link #migrate(PostgresLocation)} would do, computed in a transaction that is rolled back. */
     public MigrationResult dryRun(PostgresLocation database) {
-        return PostgresMigration.migrate(checkLocation(database), Mode.DRY_RUN);
+        return PostgresMigration.migrate(checkLocation(database), version, Mode.DRY_RUN);
     }
 
     /** Liquibase's own verdict on a PostgreSQL store even when it is up to date, rolled back (for tests). */
     MigrationResult checkWithLiquibase(PostgresLocation database) {
-        return PostgresMigration.migrate(checkLocation(database), Mode.LIQUIBASE_CHECK);
+        return PostgresMigration.migrate(checkLocation(database), version, Mode.LIQUIBASE_CHECK);
     }
 
     /**
@@ -205,7 +206,7 @@ public final class Migrator {
         if (connection == null) {
             throw new InvalidArgumentException("connection must not be null");
         }
-        return PostgresMigration.migrate(connection, schema, "schema " + schema, Mode.MIGRATE);
+        return PostgresMigration.migrate(connection, schema, "schema " + schema, version, Mode.MIGRATE);
     }
 
     /**

@@ -16,7 +16,8 @@ import java.sql.Statement;
 import java.util.List;
 
 /**
- * The migrator's PostgreSQL path: brings the store in one schema of a database to the newest version.
+ * The migrator's PostgreSQL path: brings the store in one schema of a database to the migrator's target
+ * version (the latest, or {@link Changelog#KEPT_VERSION} to keep it readable by an agent of that time).
  *
  * <p>A store that is up to date is recognised from the catalog, without a lock, a write or Liquibase
  * (the fast path). Otherwise the whole update is one transaction (PostgreSQL's DDL is transactional):
@@ -35,19 +36,21 @@ final class PostgresMigration {
     private PostgresMigration() {
     }
 
-    static MigrationResult migrate(PostgresLocation location, Migrator.Mode mode) {
+    static MigrationResult migrate(PostgresLocation location, int version, Migrator.Mode mode) {
         try (Connection connection = location.connect()) {
-            return migrate(connection, location.schema(), location.toString(), mode);
+            return migrate(connection, location.schema(), location.toString(), version, mode);
         } catch (SQLException closing) {
             throw PostgresErrors.translate(closing, "closing the connection to " + location);
         }
     }
 
     /**
-     * Migrates the store in {@code schema} on an open connection; {@code name} says which store in
-     * messages. A transaction the caller left open is committed first; auto-commit is restored after.
+     * Migrates the store in {@code schema} on an open connection to {@code version}; {@code name} says
+     * which store in messages. A transaction the caller left open is committed first; auto-commit is
+     * restored after.
      */
-    static MigrationResult migrate(Connection connection, String schema, String name, Migrator.Mode mode) {
+    static MigrationResult migrate(Connection connection, String schema, String name, int version,
+                                   Migrator.Mode mode) {
         PostgresLocation.checkSchema(schema);
         String what = (mode.commits ? "migrating " : "checking a migration of ") + name;
         try {
@@ -55,12 +58,12 @@ final class PostgresMigration {
             connection.setAutoCommit(true);
             try {
                 SchemaInspection inspection = SchemaInspection.of(connection, schema);
-                validate(inspection, name);
-                if (mode.mayTakeFastPath && inspection.isUpToDate()) {
+                validate(inspection, name, version);
+                if (mode.mayTakeFastPath && inspection.isUpToDate(version)) {
                     return upToDate(inspection, mode);
                 }
                 connection.setAutoCommit(false);
-                return migrateInTransaction(connection, schema, name, mode);
+                return migrateInTransaction(connection, schema, name, version, mode);
             } finally {
                 connection.setAutoCommit(autoCommit);
             }
@@ -105,14 +108,14 @@ final class PostgresMigration {
     }
 
     private static MigrationResult migrateInTransaction(Connection connection, String schema, String name,
-                                                        Migrator.Mode mode) throws Exception {
+                                                        int version, Migrator.Mode mode) throws Exception {
         try {
             execute(connection, "SET LOCAL lock_timeout = '" + LOCK_TIMEOUT + "'");
             execute(connection, "SELECT pg_catalog.pg_advisory_xact_lock(" + LOCK_KEY + ")");
             // Re-inspect under the lock: another migrator may have finished meanwhile.
             SchemaInspection inspection = SchemaInspection.of(connection, schema);
-            validate(inspection, name);
-            if (mode.mayTakeFastPath && inspection.isUpToDate()) {
+            validate(inspection, name, version);
+            if (mode.mayTakeFastPath && inspection.isUpToDate(version)) {
                 connection.rollback();
                 return upToDate(inspection, mode);
             }
@@ -127,12 +130,12 @@ final class PostgresMigration {
                 execute(connection, "UPDATE " + SchemaInspection.LOCK_TABLE
                         + " SET locked = FALSE, lockgranted = NULL, lockedby = NULL");
             }
-            List<MigrationResult.AppliedChange> changes = runLiquibase(connection, schema);
+            List<MigrationResult.AppliedChange> changes = runLiquibase(connection, schema, version);
             SchemaInspection migrated = SchemaInspection.of(connection, schema);
-            List<String> missing = migrated.missingObjects();
-            if (!missing.isEmpty() || migrated.contents().schemaVersion() != Changelog.postgresqlLatestVersion()) {
+            List<String> missing = migrated.missingObjects(version);
+            if (!missing.isEmpty() || migrated.contents().schemaVersion() != version) {
                 throw new NotAHermesDatabaseException(name + " could not be brought to schema version "
-                        + Changelog.postgresqlLatestVersion() + ": its tables differ from Hermes' (missing " + missing
+                        + version + ": its tables differ from Hermes' (missing " + missing
                         + "); it was left unchanged");
             }
             if (mode.commits) {
@@ -155,13 +158,13 @@ final class PostgresMigration {
      * Liquibase then asks for is swallowed (it must not end ours). The driver's autosave wraps every
      * statement in a savepoint and rolls a failed one back to it, for the time of the update.
      */
-    private static List<MigrationResult.AppliedChange> runLiquibase(Connection connection, String schema)
+    private static List<MigrationResult.AppliedChange> runLiquibase(Connection connection, String schema, int version)
             throws Exception {
         PGConnection driver = connection.unwrap(PGConnection.class);
         AutoSave autosave = driver.getAutosave();
         driver.setAutosave(AutoSave.ALWAYS);
         try {
-            return LiquibaseUpdate.runPostgresql(connection, schema);
+            return LiquibaseUpdate.runPostgresql(connection, schema, version);
         } finally {
             driver.setAutosave(autosave);
         }
@@ -213,14 +216,14 @@ final class PostgresMigration {
         }
     }
 
-    private static void validate(SchemaInspection inspection, String name) {
+    private static void validate(SchemaInspection inspection, String name, int version) {
         FileInspection contents = inspection.contents();
         if (!contents.isHermes()) {
             throw new NotAHermesDatabaseException(name + " holds the tables " + contents.userTables()
                     + " but no Hermes sessions table; it was left unchanged. Choose another schema for the store.");
         }
-        if (contents.schemaVersion() > Changelog.postgresqlLatestVersion()) {
-            throw new SchemaTooNewException(contents.schemaVersion(), Changelog.postgresqlLatestVersion());
+        if (contents.schemaVersion() > version) {
+            throw new SchemaTooNewException(contents.schemaVersion(), version);
         }
     }
 

@@ -19,11 +19,12 @@ import java.util.TreeSet;
  * application's tables), plus whether the schema exists. Names are PostgreSQL's lower-case ones,
  * Liquibase's tables included.
  *
- * @param exists   the schema exists
- * @param contents its tables, indexes, the columns of the two Hermes tables, the version it claims and
- *                 the changesets it has recorded (no triggers, no journal mode on PostgreSQL)
+ * @param exists           the schema exists
+ * @param contents         its tables, indexes, the columns of the two Hermes tables, the version it claims
+ *                         and the changesets it has recorded (no triggers, no journal mode on PostgreSQL)
+ * @param searchExpressions what each of messages' generated search columns is computed from, by column
  */
-record SchemaInspection(boolean exists, FileInspection contents) {
+record SchemaInspection(boolean exists, FileInspection contents, Map<String, String> searchExpressions) {
     static final String CHANGELOG_TABLE = "databasechangelog";
     static final String LOCK_TABLE = "databasechangeloglock";
     /**
@@ -34,6 +35,12 @@ record SchemaInspection(boolean exists, FileInspection contents) {
     static final List<String> SEARCH_COLUMNS = List.of("messages.content_tsv", "messages.content_grams", "sessions.rowid");
     static final List<String> SEARCH_INDEXES = List.of("idx_messages_content_tsv", "idx_messages_content_grams",
             "idx_sessions_rowid");
+    /** SQLite's FTS5 tables: on PostgreSQL, the search columns above hold what they index. */
+    static final Set<String> FULL_TEXT_TABLES = Set.of("messages_fts", "messages_fts_trigram");
+
+    SchemaInspection {
+        searchExpressions = Map.copyOf(searchExpressions);
+    }
 
     static SchemaInspection of(Connection connection, String schema) throws SQLException {
         boolean exists;
@@ -57,12 +64,15 @@ record SchemaInspection(boolean exists, FileInspection contents) {
         }
         Map<String, Set<String>> columns = new HashMap<>(Map.of("sessions", new HashSet<>(),
                 "messages", new HashSet<>(), "schema_version", new HashSet<>()));
+        Map<String, String> searchExpressions = new HashMap<>();
         boolean numericVersion = false;
         try (PreparedStatement statement = connection.prepareStatement("""
-                SELECT c.relname, a.attname, a.atttypid IN ('int2'::regtype, 'int4'::regtype, 'int8'::regtype)
+                SELECT c.relname, a.attname, a.atttypid IN ('int2'::regtype, 'int4'::regtype, 'int8'::regtype),
+                       CASE WHEN a.attgenerated <> '' THEN pg_catalog.pg_get_expr(d.adbin, d.adrelid) END
                 FROM pg_catalog.pg_attribute a
                 JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
                 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+                LEFT JOIN pg_catalog.pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
                 WHERE n.nspname = ? AND c.relname IN ('sessions', 'messages', 'schema_version')
                   AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped""")) {
             statement.setString(1, schema);
@@ -71,6 +81,9 @@ record SchemaInspection(boolean exists, FileInspection contents) {
                     columns.computeIfAbsent(rows.getString(1), table -> new HashSet<>()).add(rows.getString(2));
                     numericVersion |= rows.getString(1).equals("schema_version") && rows.getString(2).equals("version")
                             && rows.getBoolean(3);
+                    if (rows.getString(1).equals("messages") && rows.getString(4) != null) {
+                        searchExpressions.put(rows.getString(2), rows.getString(4));
+                    }
                 }
             }
         }
@@ -92,15 +105,37 @@ record SchemaInspection(boolean exists, FileInspection contents) {
         boolean lockHeld = tables.contains(LOCK_TABLE)
                 && queryInt(connection, "SELECT count(*) FROM " + qualified + LOCK_TABLE + " WHERE locked") > 0;
         return new SchemaInspection(exists, new FileInspection(tables, indexes, Set.of(), Map.of(),
-                columns.getOrDefault("sessions", Set.of()), columns.getOrDefault("messages", Set.of()), version, recorded, lockHeld, "postgresql"));
+                columns.getOrDefault("sessions", Set.of()), columns.getOrDefault("messages", Set.of()), version, recorded,
+                lockHeld, "postgresql"), searchExpressions);
     }
 
-    /** The objects and columns of the version-6 schema and hermes-state's own tables this schema lacks, by name. */
-    List<String> missingObjects() {
+    /**
+     * The objects and columns of Hermes' schema at {@code version} (SQLite's full-text tables and triggers
+     * aside), the search columns and indexes, and hermes-state's own tables this schema lacks, by name.
+     * From version 11 on, a search column that is not computed over content, tool name and tool calls
+     * counts as missing, as SQLite's full-text tables of an earlier form do.
+     */
+    List<String> missingObjects(int version) {
+        HermesSchema.Objects schema = HermesSchema.at(version);
         List<String> missing = new ArrayList<>(missingForReading());
+        schema.tables().stream().filter(t -> !FULL_TEXT_TABLES.contains(t) && !contents.tables().contains(t))
+                .forEach(t -> missing.add("table " + t));
+        schema.sessionColumns().stream().filter(c -> !contents.sessionColumns().contains(c))
+                .forEach(c -> missing.add("sessions." + c));
+        schema.messageColumns().stream().filter(c -> !contents.messageColumns().contains(c))
+                .forEach(c -> missing.add("messages." + c));
+        schema.indexes().stream().filter(i -> !contents.indexes().contains(i)).forEach(i -> missing.add("index " + i));
+        if (schema.inlineFullText()) {
+            for (String column : List.of("content_tsv", "content_grams")) {
+                String expression = searchExpressions.get(column);
+                if (expression != null && !(expression.contains("tool_name") && expression.contains("tool_calls"))) {
+                    missing.add("messages." + column + " in version " + HermesSchema.INLINE_FULL_TEXT + "'s form");
+                }
+            }
+        }
         // a PostgreSQL store is only ever built whole by hermes-state: its own tables belong to it
         missing.addAll(contents.missingOwnTables());
-        return missing;
+        return missing.stream().distinct().toList();
     }
 
     /**
@@ -139,10 +174,10 @@ record SchemaInspection(boolean exists, FileInspection contents) {
         return missing;
     }
 
-    /** Nothing to do: the version, every object and every changeset of PostgreSQL's changelog are there. */
-    boolean isUpToDate() {
-        return contents.schemaVersion() == Changelog.postgresqlLatestVersion() && missingObjects().isEmpty()
-                && contents.hasRecorded(Changelog.postgresqlChangeSets());
+    /** Nothing to do: the version, every object and every changeset of PostgreSQL's changelog for {@code version} are there. */
+    boolean isUpToDate(int version) {
+        return contents.schemaVersion() == version && missingObjects(version).isEmpty()
+                && contents.hasRecorded(Changelog.postgresqlChangeSets(version));
     }
 
     private static int queryInt(PreparedStatement statement) throws SQLException {

@@ -103,8 +103,10 @@ class ChangelogTest {
     }
 
     /**
-     * PostgreSQL's changelog has SQLite's versions and changeset ids, except that FTS5's table and
-     * triggers are replaced by the search column, its function and the two search indexes.
+     * PostgreSQL's changelog has SQLite's versions and changeset ids, except that FTS5's tables and
+     * triggers are replaced by the search columns, their functions and indexes, and that version 16's
+     * JSON edits are done by functions of the store's own (PostgreSQL has no json_set that keeps the text).
+     * Its first part, through hermes-state's own tables, is the store kept at version 6.
      */
     @Test
     void postgresqlHasTheSameVersionsAndChangesetsWithItsOwnSearch() throws Exception {
@@ -113,24 +115,43 @@ class ChangelogTest {
                 "v1-trigger-fts-update");
         List<String> postgresqlOnly = List.of("v1-function-messages-content-tsv", "v1-messages-content_tsv",
                 "v1-idx-messages-content-tsv", "v1-extension-pg-trgm", "v1-idx-messages-content-trgm");
-        List<String> expected = new ArrayList<>();
         // version 6's search as FTS5 finds: unicode61's tokens, the CJK substring index, sessions' rowid
         List<String> postgresqlOnlyV6 = List.of("v6-search-function-messages-search-tokens",
                 "v6-search-function-messages-content-tsv", "v6-search-function-messages-search-query",
                 "v6-search-functions-search-path", "v6-search-recompute-content-tsv", "v6-search-function-messages-cjk-grams",
                 "v6-messages-content_grams", "v6-idx-messages-content-grams", "v6-drop-idx-messages-content-trgm",
                 "v6-sessions-rowid", "v6-idx-sessions-rowid");
+        // version 11's search over content, tool name and tool calls: the two columns computed anew
+        List<String> postgresqlOnlyV11 = List.of("v11-search-messages-columns", "v11-search-idx-messages-content-tsv",
+                "v11-search-idx-messages-content-grams");
+        List<String> postgresqlOnlyV16 = List.of("v16-function-sqlite-json-tokens", "v16-function-sqlite-json-find",
+                "v16-function-sqlite-json-member", "v16-function-sqlite-json-set", "v16-functions-search-path",
+                "v16-check-model-config");
+        List<String> expected = new ArrayList<>();
         for (Changelog.ChangeSetRef changeSet : Changelog.changeSets()) {
-            if (changeSet.id().equals("v1-messages-fts")) {
+            String id = changeSet.id();
+            if (id.equals("v1-messages-fts")) {
                 expected.addAll(postgresqlOnly);
-            } else if (!sqliteOnly.contains(changeSet.id())) {
-                expected.add(changeSet.id());
+            } else if (id.equals("windows-window-table")) {
+                // ... at the end of version 6, before hermes-state's own tables (windows), as in both
+                expected.addAll(postgresqlOnlyV6);
+                expected.add(id);
+            } else if (changeSet.version() == 11 && !id.startsWith("v11-sessions-")) {
+                if (expected.stream().noneMatch(postgresqlOnlyV11::contains)) {
+                    expected.addAll(postgresqlOnlyV11);
+                }
+            } else if (id.equals("v16-tag-delegate-children")) {
+                expected.addAll(postgresqlOnlyV16);
+                expected.add(id);
+            } else if (!sqliteOnly.contains(id)) {
+                expected.add(id);
             }
         }
-        // ... at the end of version 6, before hermes-state's own tables (windows), which come last in both
-        int ownTables = (int) expected.stream().takeWhile(id -> !id.startsWith("windows-")).count();
-        expected.addAll(ownTables, postgresqlOnlyV6);
         assertEquals(expected, changeSets.stream().map(Changelog.ChangeSetRef::id).toList());
+        assertEquals(Migrator.LATEST_VERSION, changeSets.get(changeSets.size() - 1).version());
+        assertEquals("v17-schema-version", changeSets.get(changeSets.size() - 1).id());
+        Set<String> gated = Set.of("v1-extension-pg-trgm", "v14-messages-active-backfill", "v16-check-model-config",
+                "v16-tag-delegate-children", "v16-tag-orphaned-delegates");
         for (Changelog.ChangeSetRef changeSet : changeSets) {
             boolean own = changeSet.id().startsWith("windows-");
             assertEquals(own ? "hermes-state" : "hermes", changeSet.author());
@@ -151,10 +172,24 @@ class ChangelogTest {
             String outsideBodies = raw.getSql().replaceAll("(?m)^\\s*--.*$", "")
                     .replaceAll("(?s)\\$\\$.*?\\$\\$", "\\$\\$");
             assertFalse(outsideBodies.contains(";"), changeSet.getId());
-            boolean guarded = changeSet.getId().equals("v1-extension-pg-trgm");
-            assertEquals(guarded ? 1 : 0, changeSet.getPreconditions() == null ? 0
-                    : changeSet.getPreconditions().getNestedPreconditions().size(), changeSet.getId());
+            int preconditions = changeSet.getPreconditions() == null ? 0
+                    : changeSet.getPreconditions().getNestedPreconditions().size();
+            assertEquals(gated.contains(changeSet.getId()) ? 1 : 0, preconditions, changeSet.getId());
+            if (preconditions > 0) {
+                assertEquals(PreconditionContainer.FailOption.MARK_RAN, changeSet.getPreconditions().getOnFail());
+            }
         }
+
+        // the store kept at 6: everything through hermes-state's own tables, from its own master changelog
+        List<Changelog.ChangeSetRef> kept = Changelog.postgresqlChangeSets(Changelog.KEPT_VERSION);
+        int ownTables = expected.indexOf("windows-window-message-table") + 1;
+        assertEquals(changeSets.subList(0, ownTables), kept);
+        assertEquals(Changelog.POSTGRESQL_MASTER_V6, Changelog.postgresqlMaster(6));
+        assertEquals(Changelog.POSTGRESQL_MASTER, Changelog.postgresqlMaster(Migrator.LATEST_VERSION));
+        assertEquals(changeSets, Changelog.postgresqlChangeSets(Migrator.LATEST_VERSION));
+        assertEquals(kept.stream().map(c -> c.author() + ":" + c.id() + ":" + c.logicalFile()).toList(),
+                parse(Changelog.POSTGRESQL_MASTER_V6, new PostgresDatabase()).stream()
+                        .map(c -> c.getAuthor() + ":" + c.getId() + ":" + c.getFilePath()).toList());
     }
 
     private static List<ChangeSet> parseWithLiquibase() throws Exception {

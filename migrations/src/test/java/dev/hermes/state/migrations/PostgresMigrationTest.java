@@ -49,17 +49,17 @@ class PostgresMigrationTest {
         assertTrue(created.created());
         assertFalse(created.fastPath());
         assertEquals(0, created.fromVersion());
-        assertEquals(6, created.toVersion());
+        assertEquals(17, created.toVersion());
         assertEquals(Changelog.postgresqlChangeSets().stream().map(Changelog.ChangeSetRef::id).toList(),
                 created.changes().stream().map(MigrationResult.AppliedChange::id).toList());
         // pg_trgm is one per database: another store (or an earlier test) may have created it already
         assertEquals(List.of(), created.changes().stream()
                 .filter(change -> !change.executed() && !change.id().equals("v1-extension-pg-trgm")).toList());
-        assertEquals(List.of(6L), column("SELECT version FROM " + postgres.schema() + ".schema_version"));
+        assertEquals(List.of(17L), column("SELECT version FROM " + postgres.schema() + ".schema_version"));
 
         MigrationResult again = migrator.migrate(location());
         assertTrue(again.fastPath());
-        assertEquals(6, again.toVersion());
+        assertEquals(17, again.toVersion());
         assertEquals(List.of(), again.changes());
         assertTrue(migrator.dryRun(location()).fastPath());
 
@@ -92,14 +92,14 @@ class PostgresMigrationTest {
     }
 
     @Test
-    void refusesASchemaNewerThanVersionSixAndLeavesItUnchanged() throws SQLException {
+    void refusesASchemaNewerThanVersionSeventeenAndLeavesItUnchanged() throws SQLException {
         migrator.migrate(location());
-        execute("UPDATE " + postgres.schema() + ".schema_version SET version = 7");
+        execute("UPDATE " + postgres.schema() + ".schema_version SET version = 18");
         SchemaTooNewException tooNew = assertThrows(SchemaTooNewException.class, () -> migrator.migrate(location()));
-        assertEquals(7, tooNew.fileVersion());
-        assertEquals(6, tooNew.supportedVersion());
+        assertEquals(18, tooNew.fileVersion());
+        assertEquals(17, tooNew.supportedVersion());
         assertThrows(SchemaTooNewException.class, () -> migrator.dryRun(location()));
-        assertEquals(List.of(7L), column("SELECT version FROM " + postgres.schema() + ".schema_version"));
+        assertEquals(List.of(18L), column("SELECT version FROM " + postgres.schema() + ".schema_version"));
     }
 
     @Test
@@ -124,7 +124,7 @@ class PostgresMigrationTest {
             assertTrue(result.created());
             assertFalse(connection.getAutoCommit());
             assertEquals(searchPath, single(connection, "SHOW search_path"));
-            assertEquals("6", single(connection, "SELECT version FROM " + postgres.schema() + ".schema_version"));
+            assertEquals("17", single(connection, "SELECT version FROM " + postgres.schema() + ".schema_version"));
             connection.rollback();
             assertTrue(migrator.migrate(connection, postgres.schema()).fastPath());
         }
@@ -136,9 +136,9 @@ class PostgresMigrationTest {
     @Test
     void aPostgresqlConnectionAloneMigratesSchemaHermes() throws SQLException {
         try (Connection connection = postgres.connect()) {
-            assertEquals(6, migrator.migrate(connection).toVersion());
+            assertEquals(17, migrator.migrate(connection).toVersion());
             assertTrue(migrator.migrate(connection).fastPath());
-            assertEquals("6", single(connection, "SELECT version FROM hermes.schema_version"));
+            assertEquals("17", single(connection, "SELECT version FROM hermes.schema_version"));
         } finally {
             execute("DROP SCHEMA IF EXISTS hermes CASCADE");
         }
@@ -168,7 +168,7 @@ class PostgresMigrationTest {
                 int creators = 0;
                 for (int i = 0; i < 4; i++) {
                     MigrationResult result = results.get(i).get();
-                    assertEquals(6, result.toVersion());
+                    assertEquals(17, result.toVersion());
                     creators += result.fastPath() ? 0 : 1;
                 }
                 assertEquals(1, creators, "the others find the schema up to date once they hold the lock");
@@ -177,7 +177,7 @@ class PostgresMigrationTest {
                 threads.shutdownNow();
             }
             for (String schema : List.of(postgres.schema(), other)) {
-                assertEquals(List.of(6L), column("SELECT version FROM " + schema + ".schema_version"));
+                assertEquals(List.of(17L), column("SELECT version FROM " + schema + ".schema_version"));
                 assertEquals(List.of((long) Changelog.postgresqlChangeSets().size()),
                         column("SELECT count(DISTINCT id) FROM " + schema + ".databasechangelog"));
             }
@@ -226,8 +226,8 @@ class PostgresMigrationTest {
         }
         String name = location().toString();
         lines.sort(null);
-        assertTrue(lines.get(0).startsWith(name + ": created at schema version 6 ("), lines.get(0));
-        assertEquals(name + ": up to date at schema version 6", lines.get(1));
+        assertTrue(lines.get(0).startsWith(name + ": created at schema version 17 ("), lines.get(0));
+        assertEquals(name + ": up to date at schema version 17", lines.get(1));
     }
 
     @Test
@@ -240,7 +240,7 @@ class PostgresMigrationTest {
         assertEquals(0, MigrateCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8)));
         String printed = out.toString(StandardCharsets.UTF_8);
-        assertTrue(printed.endsWith(location() + ": up to date at schema version 6\n"), printed);
+        assertTrue(printed.endsWith(location() + ": up to date at schema version 17\n"), printed);
         assertFalse(printed.contains(postgres.password()), printed);
         assertEquals("", err.toString(StandardCharsets.UTF_8));
         assertEquals(2, MigrateCommand.run(new String[] {"--db", "state.db", "--schema", "x"},
