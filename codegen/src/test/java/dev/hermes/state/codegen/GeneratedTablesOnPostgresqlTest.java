@@ -36,6 +36,9 @@ import static dev.hermes.state.db.Tables.MESSAGES;
 import static dev.hermes.state.db.Tables.MESSAGES_FTS;
 import static dev.hermes.state.db.Tables.SCHEMA_VERSION;
 import static dev.hermes.state.db.Tables.SESSIONS;
+import static dev.hermes.state.db.Tables.MESSAGES_FTS_TRIGRAM;
+import static dev.hermes.state.db.Tables.COMPRESSION_LOCKS;
+import static dev.hermes.state.db.Tables.STATE_META;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -77,7 +80,8 @@ class GeneratedTablesOnPostgresqlTest {
 
     @Test
     void theCatalogHasTheGeneratedColumnsWithTheirNullabilityAndCompatibleTypes() throws SQLException {
-        for (Table<?> table : List.of(SESSIONS, MESSAGES, SCHEMA_VERSION, HERMES_STATE_WINDOW, HERMES_STATE_WINDOW_MESSAGE)) {
+        for (Table<?> table : List.of(SESSIONS, MESSAGES, SCHEMA_VERSION, STATE_META, COMPRESSION_LOCKS, HERMES_STATE_WINDOW,
+                HERMES_STATE_WINDOW_MESSAGE)) {
             List<String> catalog = new ArrayList<>();
             try (PreparedStatement query = connection.prepareStatement("SELECT column_name, data_type, is_nullable,"
                     + " column_default IS NOT NULL OR is_identity = 'YES' FROM information_schema.columns"
@@ -95,7 +99,8 @@ class GeneratedTablesOnPostgresqlTest {
             List<String> generated = new ArrayList<>();
             for (Field<?> field : table.fields()) {
                 // SQLite lets a TEXT PRIMARY KEY hold NULL, so the class says nullable; PostgreSQL's key cannot
-                boolean notNull = !field.getDataType().nullable() || table == SESSIONS && field == SESSIONS.ID;
+                boolean notNull = !field.getDataType().nullable()
+                        || table.getPrimaryKey() != null && table.getPrimaryKey().getFields().contains(field);
                 generated.add(field.getName() + " " + STORED_AS.get(field.getDataType().getSQLDataType().getTypeName())
                         + (notNull ? " NOT NULL" : "") + (field.getDataType().defaulted() || field.getDataType().identity()
                         ? " DEFAULT" : ""));
@@ -106,10 +111,11 @@ class GeneratedTablesOnPostgresqlTest {
                 + " AND table_name IN ('sessions', 'messages', 'schema_version') AND column_name NOT IN (" + String.join(",", names(SESSIONS, MESSAGES, SCHEMA_VERSION))
                 + ") ORDER BY 1"),
                 "PostgreSQL's search columns and sessions' insertion order (SQLite's implicit rowid) are its only columns the classes do not know");
-        assertEquals(List.of("databasechangelog", "databasechangeloglock", "hermes_state_window", "hermes_state_window_message",
-                        "messages", "schema_version", "sessions"),
-                strings("SELECT table_name FROM information_schema.tables WHERE table_schema = ? ORDER BY 1"),
-                "the classes' " + MESSAGES_FTS.getName() + " (FTS5) is SQLite's alone");
+        assertEquals(List.of("compression_locks", "databasechangelog", "databasechangeloglock", "hermes_state_window",
+                        "hermes_state_window_message", "messages", "schema_version", "sessions", "state_meta"),
+                strings("SELECT table_name FROM information_schema.tables WHERE table_schema = ? AND table_type = 'BASE TABLE'"
+                        + " ORDER BY 1"),
+                "the classes' " + MESSAGES_FTS.getName() + " and " + MESSAGES_FTS_TRIGRAM.getName() + " (FTS5) are SQLite's alone");
     }
 
     @Test
@@ -122,14 +128,19 @@ class GeneratedTablesOnPostgresqlTest {
                 .setMessageCount(2L).setToolCallCount(1L).setInputTokens(1200L).setOutputTokens(340L).setTitle("Postgres 迁移")
                 .setCacheReadTokens(50L).setCacheWriteTokens(7L).setReasoningTokens(12L).setBillingProvider("anthropic")
                 .setBillingBaseUrl("https://api.example.org").setBillingMode("metered").setEstimatedCostUsd(0.012345678901234)
-                .setActualCostUsd(0.1 + 0.2).setCostStatus("final").setCostSource("provider").setPricingVersion("2026-03");
+                .setActualCostUsd(0.1 + 0.2).setCostStatus("final").setCostSource("provider").setPricingVersion("2026-03")
+                .setApiCallCount(3L).setHandoffState("pending").setHandoffPlatform("discord").setHandoffError(null)
+                .setCwd("/home/astro").setRewindCount(1L).setArchived(true).setGitBranch("main").setGitRepoRoot("/home/astro")
+                .setSessionKey("agent:main:telegram:group:-100:77").setChatId("-100").setChatType("group").setThreadId("77")
+                .setCompressionFailureCooldownUntil(startedAt.plusSeconds(300)).setCompressionFailureError("HTTP 529");
         session.store();
         MessagesRecord message = dsl.newRecord(MESSAGES)
                 .setSessionId("s1").setRole("assistant").setContent("Rolled back. 数据库迁移已回滚 🙂")
                 .setToolCallId("call_1").setToolCalls(JSON.json("[{\"id\": \"call_1\", \"type\": \"function\"}]"))
                 .setToolName("shell").setTimestamp(startedAt.plusNanos(1_000)).setTokenCount(42L).setFinishReason("stop")
                 .setReasoning("first check the lock").setReasoningDetails(JSON.json("[{\"type\":\"reasoning.text\"}]"))
-                .setCodexReasoningItems(JSON.json("[]"));
+                .setCodexReasoningItems(JSON.json("[]")).setReasoningContent("").setCodexMessageItems(JSON.json("[{}]"))
+                .setPlatformMessageId("4101").setObserved(true).setActive(false).setCompacted(true);
         message.store();
         assertEquals(1L, message.getId(), "the identity column's value comes back");
 
@@ -138,7 +149,7 @@ class GeneratedTablesOnPostgresqlTest {
         assertEquals(startedAt.plusNanos(1_000), dsl.select(MESSAGES.TIMESTAMP).from(MESSAGES).fetchOne().value1());
         assertEquals(0.1 + 0.2, dsl.select(SESSIONS.ACTUAL_COST_USD).from(SESSIONS).fetchOne().value1());
         assertEquals(1, dsl.insertInto(SCHEMA_VERSION).set(SCHEMA_VERSION.VERSION, 7L).execute());
-        assertEquals(List.of(6L, 7L), dsl.select(SCHEMA_VERSION.VERSION).from(SCHEMA_VERSION).orderBy(1).fetch().getValues(0));
+        assertEquals(List.of(7L, 17L), dsl.select(SCHEMA_VERSION.VERSION).from(SCHEMA_VERSION).orderBy(1).fetch().getValues(0));
     }
 
     /**

@@ -72,7 +72,7 @@ import javax.sql.DataSource;
  */
 public final class StateRepository implements AutoCloseable {
     /** The schema version a read-write open brings a store to unless {@link Builder#schemaVersion} says otherwise. */
-    public static final int DEFAULT_SCHEMA_VERSION = Migrator.DEFAULT_VERSION;
+    public static final int DEFAULT_SCHEMA_VERSION = Migrator.KEPT_VERSION; // 17 once the operations follow its rules
 
     private final Database database;
     private final boolean immutableSnapshot;

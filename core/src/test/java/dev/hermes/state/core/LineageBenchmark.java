@@ -33,7 +33,7 @@ public final class LineageBenchmark {
         Path work = Files.createTempDirectory("lineage-bench");
         for (int depth : depths) {
             Path file = work.resolve("chain" + depth + ".db");
-            Migrator.create().migrate(file);
+            Migrator.create().toVersion(StateRepository.DEFAULT_SCHEMA_VERSION).migrate(file);
             fill(file, depth);
             try (StateRepository store = StateRepository.open(file)) {
                 String expected = "chain-" + depth;

@@ -32,7 +32,7 @@ public final class ListingBenchmark {
         Path work = Files.createTempDirectory("listing-bench");
         for (int sessions : new int[]{500, 5000}) {
             Path file = work.resolve("s" + sessions + ".db");
-            Migrator.create().migrate(file);
+            Migrator.create().toVersion(StateRepository.DEFAULT_SCHEMA_VERSION).migrate(file);
             fill(file, sessions, 40);
             try (StateRepository store = StateRepository.open(file)) {
                 StringBuilder line = new StringBuilder("S=" + sessions + ":");
@@ -52,7 +52,7 @@ public final class ListingBenchmark {
             }
         }
         Path chain = work.resolve("chain.db");
-        Migrator.create().migrate(chain);
+        Migrator.create().toVersion(StateRepository.DEFAULT_SCHEMA_VERSION).migrate(chain);
         try (StateRepository store = StateRepository.open(chain)) {
             store.inWriteTransaction(dsl -> {
                 for (int hop = 0; hop <= 1000; hop++) {

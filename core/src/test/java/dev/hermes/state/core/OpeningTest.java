@@ -87,11 +87,12 @@ class OpeningTest {
     @Test
     void aNewerSchemaOpensReadOnlyButNotReadWrite() throws Exception {
         Path file = Fixtures.copy("state-v6.db", dir);
-        TestStores.execute(file, "UPDATE schema_version SET version = 9", "ALTER TABLE sessions ADD COLUMN future_column TEXT");
+        TestStores.execute(file, "UPDATE schema_version SET version = 18", "ALTER TABLE sessions ADD COLUMN future_column TEXT");
         String before = Fixtures.sha256(file);
         SchemaTooNewException tooNew = assertThrows(SchemaTooNewException.class, () -> StateRepository.open(file));
-        assertEquals(9, tooNew.fileVersion());
-        assertTrue(tooNew.getMessage().contains("9") && tooNew.getMessage().contains("6"), tooNew.getMessage());
+        assertEquals(18, tooNew.fileVersion());
+        assertTrue(tooNew.getMessage().contains("18") && tooNew.getMessage().contains(String.valueOf(StateRepository.DEFAULT_SCHEMA_VERSION)),
+                tooNew.getMessage());
         assertThrows(SchemaTooNewException.class, () -> StateRepository.builder().path(file).migrate(false).build());
         try (StateRepository store = StateRepository.openReadOnly(file)) {
             assertEquals("my project #4", store.getSession("20260310_135900_0957cb").orElseThrow().title());

@@ -111,13 +111,13 @@ class PostgresOpeningTest {
     @Test
     void aNewerStoreOpensReadOnlyButNotReadWrite() throws SQLException {
         byUrl().build().close();
-        execute("INSERT INTO " + postgres.schema() + ".schema_version (version) VALUES (7)",
-                "DELETE FROM " + postgres.schema() + ".schema_version WHERE version <> 7");
+        execute("INSERT INTO " + postgres.schema() + ".schema_version (version) VALUES (18)",
+                "DELETE FROM " + postgres.schema() + ".schema_version WHERE version <> 18");
         try (StateRepository reader = byUrl().readOnly(true).build()) {
             assertEquals(0, reader.sessionCount(null));
         }
         SchemaTooNewException newer = assertThrows(SchemaTooNewException.class, () -> byUrl().migrate(false).build());
-        assertTrue(newer.getMessage().contains("7"), newer.getMessage());
+        assertTrue(newer.getMessage().contains("18"), newer.getMessage());
         assertThrows(SchemaTooNewException.class, () -> byUrl().build());
     }
 

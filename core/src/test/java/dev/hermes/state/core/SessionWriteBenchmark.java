@@ -37,7 +37,7 @@ public final class SessionWriteBenchmark {
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
         Path work = Files.createTempDirectory("session-write-bench");
         Path template = work.resolve("template.db");
-        Migrator.create().migrate(template);
+        Migrator.create().toVersion(StateRepository.DEFAULT_SCHEMA_VERSION).migrate(template);
         System.out.printf("%d calls per operation and side, %d rounds (the first is warm-up), p50/p99 in ms%n", calls, rounds);
         for (int round = 0; round < rounds; round++) {
             Path ours = copy(template, work, "ours");

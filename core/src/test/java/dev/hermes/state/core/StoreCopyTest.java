@@ -307,4 +307,72 @@ class StoreCopyTest {
         }
         return rows;
     }
+
+    // ------------------------------------------------------------------ schema 17
+
+    /**
+     * The agent's own v17 file copied into a new store at 17: every column of every row arrives, the
+     * flags, the multimodal content and the coordination columns included.
+     */
+    @Test
+    void aVersion17FileIsCopiedWithEveryColumn() throws Exception {
+        Path source = Fixtures.copy("state-v17.db", folder("source"));
+        Path target = TestStores.newDatabase(folder("target"), 17);
+        CopyReport report;
+        try (StateRepository from = StateRepository.builder().path(source).readOnly(true).schemaVersion(17).build();
+             StateRepository to = StateRepository.builder().path(target).schemaVersion(17).build()) {
+            report = from.copyTo(to, CopyOptions.intoEmpty(), null);
+        }
+        assertTrue(report.verified(), report.toString());
+        assertEquals(new CopyReport.Side(43, 140, report.source().checksum()), report.source());
+        assertEquals(report.source(), report.target());
+        try (Connection original = TestStores.plainConnection(source); Connection copy = TestStores.plainConnection(target)) {
+            for (Table<?> table : List.of(SESSIONS, MESSAGES)) {
+                String select = "SELECT " + Stream.of(table.fields()).map(Field::getName).collect(Collectors.joining(", "))
+                        + " FROM " + table.getName() + " ORDER BY id";
+                assertEquals(rows(original, select), rows(copy, select), table.getName());
+            }
+            // the multimodal rows kept the agent's NUL marker byte for byte
+            assertEquals(List.of(List.of(135L), List.of(137L)),
+                    rows(copy, "SELECT id FROM messages WHERE hex(substr(CAST(content AS BLOB), 1, 6)) = '006A736F6E3A' ORDER BY id"));
+        }
+    }
+
+    /** A store kept at 6 cannot hold what a version-17 source has: refused before anything is written. */
+    @Test
+    void aTargetKeptAtSixIsRefusedForAVersion17Source() throws Exception {
+        Path source = Fixtures.copy("state-v17.db", folder("source"));
+        Path target = TestStores.newDatabase(folder("target"), 6);
+        String before = Fixtures.sha256(target);
+        try (StateRepository from = StateRepository.builder().path(source).readOnly(true).schemaVersion(17).build();
+             StateRepository to = StateRepository.builder().path(target).schemaVersion(6).build()) {
+            InvalidArgumentException refused = assertThrows(InvalidArgumentException.class,
+                    () -> from.copyTo(to, CopyOptions.intoEmpty(), null));
+            assertTrue(refused.getMessage().contains("lacks columns the source has")
+                    && refused.getMessage().contains("messages.active"), refused.getMessage());
+        }
+        assertEquals(before, Fixtures.sha256(target));
+    }
+
+    /** A column this version does not know (the agent's short-lived anthropic_content_blocks) holding values. */
+    @Test
+    void aSourceWithValuesInAnUnknownColumnIsRefused() throws Exception {
+        Path source = Fixtures.copy("state-v17.db", folder("source"));
+        TestStores.execute(source, "ALTER TABLE messages ADD COLUMN anthropic_content_blocks TEXT",
+                "UPDATE messages SET anthropic_content_blocks = '[]' WHERE id = 99");
+        Path target = TestStores.newDatabase(folder("target"), 17);
+        try (StateRepository from = StateRepository.builder().path(source).readOnly(true).schemaVersion(17).build();
+             StateRepository to = StateRepository.builder().path(target).schemaVersion(17).build()) {
+            InvalidArgumentException refused = assertThrows(InvalidArgumentException.class,
+                    () -> from.copyTo(to, CopyOptions.intoEmpty(), null));
+            assertTrue(refused.getMessage().contains("messages.anthropic_content_blocks"), refused.getMessage());
+            assertEquals(0, to.sessionCount(null));
+        }
+        // without values the column holds nothing to lose: the copy goes ahead
+        TestStores.execute(source, "UPDATE messages SET anthropic_content_blocks = NULL");
+        try (StateRepository from = StateRepository.builder().path(source).readOnly(true).schemaVersion(17).build();
+             StateRepository to = StateRepository.builder().path(target).schemaVersion(17).build()) {
+            assertTrue(from.copyTo(to, CopyOptions.intoEmpty(), null).verified());
+        }
+    }
 }

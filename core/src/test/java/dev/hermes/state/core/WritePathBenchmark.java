@@ -41,7 +41,7 @@ public final class WritePathBenchmark {
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
         Path work = Files.createTempDirectory("write-path-bench");
         Path template = work.resolve("template.db");
-        Migrator.create().migrate(template);
+        Migrator.create().toVersion(StateRepository.DEFAULT_SCHEMA_VERSION).migrate(template);
         List<String> contents = contents(sessions * perSession);
         System.out.printf("%d sessions x %d messages = %d appends per variant, %d rounds, SQLite WAL + synchronous=NORMAL%n",
                 sessions, perSession, sessions * perSession, rounds);

@@ -39,11 +39,8 @@ public final class Migrator {
     public static final int LATEST_VERSION = Changelog.latestVersion();
     /** The older version a store can be kept at ({@link #toVersion}): what an agent of April 2026 writes. */
     public static final int KEPT_VERSION = Changelog.KEPT_VERSION;
-    /**
-     * The version {@link #create()} brings stores to. Still {@link #KEPT_VERSION} while the store's
-     * operations learn the rules of {@link #LATEST_VERSION}; {@link #toVersion} chooses either.
-     */
-    public static final int DEFAULT_VERSION = KEPT_VERSION;
+    /** The version {@link #create()} brings stores to; {@link #toVersion} chooses the other. */
+    public static final int DEFAULT_VERSION = LATEST_VERSION;
 
     private final RetryPolicy retryPolicy;
     private final int version;

@@ -5,7 +5,10 @@
 -- _branched_from marker, or a parent that ended 'branched' before it started) nor a compression
 -- continuation (a parent that ended 'compression'); and a root that looks like an orphaned subagent run
 -- (untitled, unbranched, at most 25 messages, a tool message, no children) gets '__orphaned__'. Both only
--- for files below version 16, as the agent does. Also the in-place compaction flag (messages.compacted:
+-- for files below version 16, as the agent does. The agent runs the two statements as one step and ignores
+-- its failure: a model_config that is not JSON among the children fails the first (neither runs), among
+-- the roots the second (the children are tagged). Such a step is recorded here as done without running,
+-- as the agent records version 17 without it. Also the in-place compaction flag (messages.compacted:
 -- with active = 0, a turn summarised away, still found by search) and the git workspace of a session.
 
 --changeset hermes:v16-messages-compacted splitStatements:false
@@ -25,7 +28,7 @@ ALTER TABLE "sessions" ADD COLUMN "git_repo_root" TEXT
 
 --changeset hermes:v16-tag-delegate-children splitStatements:false
 --preconditions onFail:MARK_RAN
---precondition-sql-check expectedResult:0 SELECT count(*) FROM schema_version WHERE version >= 16
+--precondition-sql-check expectedResult:0 SELECT (SELECT count(*) FROM schema_version WHERE version >= 16) + (SELECT count(*) FROM sessions WHERE parent_session_id IS NOT NULL AND NOT json_valid(COALESCE(model_config, '{}')))
 UPDATE sessions SET model_config = json_set(COALESCE(model_config, '{}'), '$._delegate_from', parent_session_id)
 WHERE parent_session_id IS NOT NULL
   AND json_extract(COALESCE(model_config, '{}'), '$._delegate_from') IS NULL
@@ -36,7 +39,7 @@ WHERE parent_session_id IS NOT NULL
 
 --changeset hermes:v16-tag-orphaned-delegates splitStatements:false
 --preconditions onFail:MARK_RAN
---precondition-sql-check expectedResult:0 SELECT count(*) FROM schema_version WHERE version >= 16
+--precondition-sql-check expectedResult:0 SELECT (SELECT count(*) FROM schema_version WHERE version >= 16) + (SELECT count(*) FROM sessions WHERE NOT json_valid(COALESCE(model_config, '{}')))
 UPDATE sessions SET model_config = json_set(COALESCE(model_config, '{}'), '$._delegate_from', '__orphaned__')
 WHERE parent_session_id IS NULL
   AND json_extract(COALESCE(model_config, '{}'), '$._delegate_from') IS NULL

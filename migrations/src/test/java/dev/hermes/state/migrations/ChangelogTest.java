@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,14 +32,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ChangelogTest {
 
+    /** Versions 7 to 17, as the agent's own migrations and column additions bring a file to 17, in order. */
+    private static final Map<Integer, List<String>> CHANGESETS_7_TO_17 = changeSets7To17();
+
     @Test
-    void listsEveryChangesetOfVersionsOneToSixInOrderThenHermesStatesOwnTables() {
+    void listsEveryChangesetOfVersionsOneToSixThenHermesStatesOwnTablesThenVersionsSevenToSeventeen() {
         List<Changelog.ChangeSetRef> changeSets = Changelog.changeSets();
-        assertEquals(36, changeSets.size());
-        assertEquals(6, Changelog.latestVersion());
+        assertEquals(88, changeSets.size());
+        assertEquals(17, Changelog.latestVersion());
         assertEquals(Migrator.LATEST_VERSION, Changelog.latestVersion());
+        assertEquals(6, Migrator.KEPT_VERSION);
         int previous = 1;
-        for (Changelog.ChangeSetRef changeSet : changeSets.subList(0, 34)) {
+        for (Changelog.ChangeSetRef changeSet : changeSets) {
+            if (changeSet.author().equals("hermes-state")) {
+                continue;
+            }
             assertTrue(changeSet.version() >= previous, "versions ascend: " + changeSet);
             previous = changeSet.version();
             assertEquals("hermes", changeSet.author());
@@ -51,15 +59,57 @@ class ChangelogTest {
                 changeSets.subList(34, 36));
         assertEquals(changeSets.size(), changeSets.stream().map(Changelog.ChangeSetRef::id).distinct().count(),
                 "changeset ids are unique");
-        // step N sets schema_version to N: it is the last changeset of each version
+        // steps 2..6 set schema_version to N: it is the last changeset of each of those versions
         for (int version = 2; version <= 6; version++) {
-            int v = version;
-            List<Changelog.ChangeSetRef> ofVersion = changeSets.stream()
-                    .filter(c -> c.version() == v && c.author().equals("hermes")).toList();
-            assertEquals("v" + v + "-schema-version", ofVersion.get(ofVersion.size() - 1).id());
+            List<String> ofVersion = hermesIds(changeSets, version);
+            assertEquals("v" + version + "-schema-version", ofVersion.get(ofVersion.size() - 1));
         }
-        assertEquals("v1-schema-version-row", changeSets.stream().filter(c -> c.version() == 1)
-                .reduce((first, second) -> second).orElseThrow().id());
+        assertEquals("v1-schema-version-row", hermesIds(changeSets, 1).get(hermesIds(changeSets, 1).size() - 1));
+        assertEquals(List.of(12, 2, 2, 2, 12, 4), List.of(1, 2, 3, 4, 5, 6).stream()
+                .map(version -> hermesIds(changeSets, version).size()).toList());
+    }
+
+    /**
+     * From version 7 on the agent adds what a file lacks whatever its number, and bumps the number once
+     * at the end: no changeset of 7 to 16 touches schema_version, version 10 has none at all (its
+     * trigram index comes in version 11's form), and the last changeset of all sets 17.
+     */
+    @Test
+    void versionsSevenToSeventeenHaveTheirChangesetsInOrderAndOneVersionBumpAtTheEnd() throws Exception {
+        List<Changelog.ChangeSetRef> changeSets = Changelog.changeSets();
+        assertEquals(CHANGESETS_7_TO_17.values().stream().flatMap(List::stream).toList(),
+                changeSets.subList(36, 88).stream().map(Changelog.ChangeSetRef::id).toList());
+        for (Map.Entry<Integer, List<String>> version : CHANGESETS_7_TO_17.entrySet()) {
+            assertEquals(version.getValue(), hermesIds(changeSets, version.getKey()), "version " + version.getKey());
+        }
+        assertEquals(List.of(), hermesIds(changeSets, 10));
+        assertEquals(new Changelog.ChangeSetRef(17, "hermes", "v17-schema-version", "hermes-state/v17.sql"),
+                changeSets.get(changeSets.size() - 1));
+
+        Map<String, String> sqlById = new LinkedHashMap<>();
+        for (ChangeSet changeSet : parseWithLiquibase()) {
+            sqlById.put(changeSet.getId(), ((RawSQLChange) changeSet.getChanges().get(0)).getSql().strip());
+        }
+        List<String> touchingVersion = sqlById.entrySet().stream()
+                .filter(entry -> entry.getValue().contains("UPDATE schema_version"))
+                .map(Map.Entry::getKey).toList();
+        assertEquals(List.of("v2-schema-version", "v3-schema-version", "v4-schema-version", "v5-schema-version",
+                "v6-schema-version", "v17-schema-version"), touchingVersion);
+        assertEquals("UPDATE schema_version SET version = 17", sqlById.get("v17-schema-version"));
+        assertEquals("INSERT INTO schema_version (version) VALUES (1)", sqlById.get("v1-schema-version-row"));
+    }
+
+    /** The store kept at 6 runs the first part of the changelog, hermes-state's own tables included, and nothing of 7 or later. */
+    @Test
+    void theChangelogOfVersionSixIsTheFirstThirtySixChangesets() throws Exception {
+        List<Changelog.ChangeSetRef> all = Changelog.changeSets();
+        assertEquals(all.subList(0, 36), Changelog.changeSets(6));
+        assertEquals(all, Changelog.changeSets(17));
+        assertEquals(Changelog.MASTER_V6, Changelog.master(6));
+        assertEquals(Changelog.MASTER, Changelog.master(17));
+        assertEquals(Changelog.changeSets(6).stream().map(c -> c.author() + ":" + c.id() + ":" + c.logicalFile()).toList(),
+                parse(Changelog.MASTER_V6, new SQLiteDatabase()).stream()
+                        .map(c -> c.getAuthor() + ":" + c.getId() + ":" + c.getFilePath()).toList());
     }
 
     @Test
@@ -98,8 +148,10 @@ class ChangelogTest {
             assertEquals(1, preconditions.getNestedPreconditions().size(), changeSet.getId());
         }
         // raw SQL only: no structural change type (they rebuild SQLite tables and drop the triggers)
+        // version 11 drops the full-text tables and triggers it re-lays out; 14 and 16 fix rows the agent's own steps fix
         assertEquals(Set.of("CREATE TABLE", "CREATE INDEX", "CREATE UNIQUE", "CREATE VIRTUAL", "CREATE TRIGGER",
-                "INSERT INTO", "ALTER TABLE", "UPDATE schema_version"), statementKinds);
+                "INSERT INTO", "ALTER TABLE", "UPDATE schema_version", "DROP TRIGGER", "DROP TABLE", "UPDATE messages",
+                "UPDATE sessions"), statementKinds);
     }
 
     /**
@@ -125,8 +177,8 @@ class ChangelogTest {
         List<String> postgresqlOnlyV11 = List.of("v11-search-messages-columns", "v11-search-idx-messages-content-tsv",
                 "v11-search-idx-messages-content-grams");
         List<String> postgresqlOnlyV16 = List.of("v16-function-sqlite-json-tokens", "v16-function-sqlite-json-find",
-                "v16-function-sqlite-json-member", "v16-function-sqlite-json-set", "v16-functions-search-path",
-                "v16-check-model-config");
+                "v16-function-sqlite-json-member", "v16-function-sqlite-json-set", "v16-function-sqlite-json-valid",
+                "v16-functions-search-path");
         List<String> expected = new ArrayList<>();
         for (Changelog.ChangeSetRef changeSet : Changelog.changeSets()) {
             String id = changeSet.id();
@@ -150,7 +202,7 @@ class ChangelogTest {
         assertEquals(expected, changeSets.stream().map(Changelog.ChangeSetRef::id).toList());
         assertEquals(Migrator.LATEST_VERSION, changeSets.get(changeSets.size() - 1).version());
         assertEquals("v17-schema-version", changeSets.get(changeSets.size() - 1).id());
-        Set<String> gated = Set.of("v1-extension-pg-trgm", "v14-messages-active-backfill", "v16-check-model-config",
+        Set<String> gated = Set.of("v1-extension-pg-trgm", "v14-messages-active-backfill",
                 "v16-tag-delegate-children", "v16-tag-orphaned-delegates");
         for (Changelog.ChangeSetRef changeSet : changeSets) {
             boolean own = changeSet.id().startsWith("windows-");
@@ -190,6 +242,41 @@ class ChangelogTest {
         assertEquals(kept.stream().map(c -> c.author() + ":" + c.id() + ":" + c.logicalFile()).toList(),
                 parse(Changelog.POSTGRESQL_MASTER_V6, new PostgresDatabase()).stream()
                         .map(c -> c.getAuthor() + ":" + c.getId() + ":" + c.getFilePath()).toList());
+    }
+
+    private static List<String> hermesIds(List<Changelog.ChangeSetRef> changeSets, int version) {
+        return changeSets.stream().filter(c -> c.version() == version && c.author().equals("hermes"))
+                .map(Changelog.ChangeSetRef::id).toList();
+    }
+
+    private static Map<Integer, List<String>> changeSets7To17() {
+        Map<Integer, List<String>> versions = new LinkedHashMap<>();
+        versions.put(7, List.of("v7-messages-reasoning_content", "v7-state-meta-table"));
+        versions.put(8, List.of("v8-sessions-api_call_count"));
+        versions.put(9, List.of("v9-messages-codex_message_items"));
+        versions.put(10, List.of());
+        versions.put(11, List.of("v11-drop-trigger-messages-fts-insert", "v11-drop-trigger-messages-fts-delete",
+                "v11-drop-trigger-messages-fts-update", "v11-drop-trigger-messages-fts-trigram-insert",
+                "v11-drop-trigger-messages-fts-trigram-delete", "v11-drop-trigger-messages-fts-trigram-update",
+                "v11-drop-table-messages-fts", "v11-drop-table-messages-fts-trigram", "v11-messages-fts",
+                "v11-messages-fts-trigram", "v11-trigger-messages-fts-insert", "v11-trigger-messages-fts-delete",
+                "v11-trigger-messages-fts-update", "v11-trigger-messages-fts-trigram-insert",
+                "v11-trigger-messages-fts-trigram-delete", "v11-trigger-messages-fts-trigram-update",
+                "v11-backfill-messages-fts", "v11-backfill-messages-fts-trigram", "v11-sessions-handoff_state",
+                "v11-sessions-handoff_platform", "v11-sessions-handoff_error"));
+        versions.put(12, List.of("v12-messages-platform_message_id", "v12-idx-messages-platform-msg-id"));
+        versions.put(13, List.of("v13-messages-observed"));
+        versions.put(14, List.of("v14-compression-locks-table", "v14-idx-compression-locks-expires", "v14-sessions-cwd",
+                "v14-messages-active", "v14-sessions-rewind_count", "v14-idx-messages-session-active",
+                "v14-sessions-archived", "v14-messages-active-backfill"));
+        versions.put(15, List.of("v15-idx-sessions-source-id"));
+        versions.put(16, List.of("v16-messages-compacted", "v16-sessions-git_branch", "v16-sessions-git_repo_root",
+                "v16-tag-delegate-children", "v16-tag-orphaned-delegates"));
+        versions.put(17, List.of("v17-sessions-session_key", "v17-sessions-chat_id", "v17-sessions-chat_type",
+                "v17-sessions-thread_id", "v17-idx-sessions-session-key", "v17-idx-sessions-gateway-peer",
+                "v17-sessions-compression_failure_cooldown_until", "v17-sessions-compression_failure_error",
+                "v17-idx-sessions-handoff-state", "v17-schema-version"));
+        return versions;
     }
 
     private static List<ChangeSet> parseWithLiquibase() throws Exception {

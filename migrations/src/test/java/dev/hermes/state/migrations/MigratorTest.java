@@ -2,7 +2,9 @@ package dev.hermes.state.migrations;
 
 import dev.hermes.state.ConstraintViolationException;
 import dev.hermes.state.NotAHermesDatabaseException;
+import dev.hermes.state.testsupport.Command;
 import dev.hermes.state.testsupport.Fixtures;
+import dev.hermes.state.testsupport.ProcessResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,8 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Adoption decisions on hand-made files (the real Python fixtures are exercised in the
- * integration-tests module), and the agreement between the fast path and Liquibase.
+ * Adoption decisions, mostly on hand-made files (the real Python fixtures are exercised in depth in the
+ * integration-tests module), the all-or-nothing transaction, and the agreement between the fast path and Liquibase.
  */
 class MigratorTest {
     /** Hermes' version-1 tables, as the Python agent's SCHEMA_SQL wrote them. */
@@ -49,8 +51,8 @@ class MigratorTest {
         assertTrue(created.created());
         assertFalse(created.fastPath());
         assertEquals(0, created.fromVersion());
-        assertEquals(6, created.toVersion());
-        assertEquals(36, created.executed().size());
+        assertEquals(17, created.toVersion());
+        assertEquals(88, created.executed().size());
         assertEquals(Changelog.changeSets().stream().map(Changelog.ChangeSetRef::id).toList(),
                 created.changes().stream().map(MigrationResult.AppliedChange::id).toList());
         assertFalse(Files.exists(dir.resolve("state.db-wal")), "the new file is complete on its own");
@@ -84,11 +86,11 @@ class MigratorTest {
 
         MigrationResult result = migrator.migrate(db);
         assertEquals(1, result.fromVersion());
-        assertEquals(6, result.toVersion());
+        assertEquals(17, result.toVersion());
         assertEquals(List.of("v1-schema-version-table", "v1-sessions-table", "v1-messages-table", "v1-schema-version-row"),
                 result.adopted().stream().map(MigrationResult.AppliedChange::id).toList());
-        assertEquals(32, result.executed().size());
-        assertEquals(List.of("6"), query(db, "SELECT group_concat(version) FROM schema_version"));
+        assertEquals(84, result.executed().size());
+        assertEquals(List.of("17"), query(db, "SELECT group_concat(version) FROM schema_version"));
         assertEquals(List.of("s1|cli|1773133200.123456"), query(db, "SELECT id || '|' || source || '|' || started_at FROM sessions"));
         assertEquals(List.of(), migrator.checkWithLiquibase(db).changes());
     }
@@ -102,13 +104,17 @@ class MigratorTest {
                 "DROP INDEX idx_sessions_title_unique", "UPDATE schema_version SET version = 2");
         MigrationResult result = migrator.migrate(db);
         assertEquals(2, result.fromVersion());
+        // besides the numbers and the index: the steps that depend on the number or on rows (there are none to
+        // index or tag), as for any file below their version
         assertEquals(List.of("v3-schema-version", "v4-idx-sessions-title-unique", "v4-schema-version",
-                        "v5-schema-version", "v6-schema-version"),
+                        "v5-schema-version", "v6-schema-version", "v11-backfill-messages-fts",
+                        "v11-backfill-messages-fts-trigram", "v14-messages-active-backfill", "v16-tag-delegate-children",
+                        "v16-tag-orphaned-delegates", "v17-schema-version"),
                 result.executed().stream().map(MigrationResult.AppliedChange::id).toList());
-        assertEquals(List.of("6"), query(db, "SELECT group_concat(version) FROM schema_version"));
+        assertEquals(List.of("17"), query(db, "SELECT group_concat(version) FROM schema_version"));
     }
 
-    /** A store created or adopted before hermes-state had its own tables: version 6, every Hermes changeset recorded. */
+    /** A store created or adopted before hermes-state had its own tables: version 17, every Hermes changeset recorded. */
     private Path storeWithoutOwnTables() throws Exception {
         Path db = dir.resolve("before-windows.db");
         migrator.migrate(db);
@@ -118,9 +124,9 @@ class MigratorTest {
     }
 
     @Test
-    void aVersionSixStoreWithoutHermesStatesOwnTablesGetsThemOnItsNextReadWriteOpen() throws Exception {
+    void aStoreWithoutHermesStatesOwnTablesGetsThemOnItsNextReadWriteOpen() throws Exception {
         Path db = storeWithoutOwnTables();
-        assertEquals(6, migrator.checkReadable(db), "a read-only open needs only Hermes' version-6 columns");
+        assertEquals(17, migrator.checkReadable(db), "a read-only open needs only Hermes' version-6 columns");
         SchemaStatus status = migrator.status(db);
         assertFalse(status.upToDate());
         assertEquals(List.of("windows-window-table", "windows-window-message-table"),
@@ -128,13 +134,13 @@ class MigratorTest {
 
         MigrationResult result = migrator.migrate(db);
         assertFalse(result.fastPath(), "the fast path sees the tables are missing");
-        assertEquals(6, result.fromVersion());
-        assertEquals(6, result.toVersion());
+        assertEquals(17, result.fromVersion());
+        assertEquals(17, result.toVersion());
         assertEquals(List.of("windows-window-table", "windows-window-message-table"),
                 result.executed().stream().map(MigrationResult.AppliedChange::id).toList());
         assertEquals(List.of("hermes_state_window", "hermes_state_window_message"),
                 query(db, "SELECT name FROM sqlite_master WHERE name LIKE 'hermes_state_%' ORDER BY name"));
-        assertEquals(List.of("6"), query(db, "SELECT group_concat(version) FROM schema_version"));
+        assertEquals(List.of("17"), query(db, "SELECT group_concat(version) FROM schema_version"));
         assertTrue(migrator.migrate(db).fastPath());
         assertTrue(migrator.status(db).upToDate());
     }
@@ -169,7 +175,7 @@ class MigratorTest {
         MigrationResult result = migrator.migrate(db);
         assertEquals(0, result.fromVersion());
         assertEquals(List.of("v1-schema-version-table"), result.adopted().stream().map(MigrationResult.AppliedChange::id).toList());
-        assertEquals(List.of("6"), query(db, "SELECT group_concat(version) FROM schema_version"));
+        assertEquals(List.of("17"), query(db, "SELECT group_concat(version) FROM schema_version"));
     }
 
     @Test
@@ -216,6 +222,69 @@ class MigratorTest {
         assertEquals(List.of("3"), query(db, "SELECT group_concat(version) FROM schema_version"));
     }
 
+    /**
+     * The whole migration is one transaction: on the agent's version-6 file, every step up to the last
+     * (columns, the full-text re-layout, the tagging) runs before the final version bump fails, here on
+     * another application's trigger that keeps schema_version as it is; all of it is rolled back.
+     */
+    @Test
+    void aFailureInTheLastChangesetLeavesTheFileByteForByteUnchanged() throws Exception {
+        Path db = Fixtures.copy("state-v6.db", dir);
+        sql(db, "CREATE TRIGGER keep_version BEFORE UPDATE ON schema_version BEGIN"
+                + " SELECT RAISE(ABORT, 'schema_version is kept by another tool'); END");
+        String before = Fixtures.sha256(db);
+        List<String> objectsBefore = query(db, "SELECT type || ' ' || name FROM sqlite_master ORDER BY 1");
+
+        ConstraintViolationException e = assertThrows(ConstraintViolationException.class, () -> migrator.migrate(db));
+        assertTrue(e.getMessage().contains("schema_version is kept by another tool"), e.getMessage());
+        assertEquals("Constraint violated while migrating " + db + ": schema_version is kept by another tool", e.getMessage());
+        List<String> causes = new ArrayList<>();
+        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+            causes.add(String.valueOf(cause.getMessage()));
+        }
+        assertTrue(causes.stream().anyMatch(m -> m.contains("hermes-state/v17.sql::v17-schema-version::hermes")),
+                "the last changeset failed: " + causes);
+
+        assertEquals(before, Fixtures.sha256(db));
+        try (var listing = Files.list(dir)) {
+            assertEquals(List.of(db), listing.toList(), "no -journal or -wal left beside it");
+        }
+        assertEquals(objectsBefore, query(db, "SELECT type || ' ' || name FROM sqlite_master ORDER BY 1"));
+        assertEquals(List.of("6"), query(db, "SELECT group_concat(version) FROM schema_version"));
+        // a dry run of the same file fails the same way, and a migration without the trigger succeeds
+        assertThrows(ConstraintViolationException.class, () -> migrator.dryRun(db));
+        sql(db, "DROP TRIGGER keep_version");
+        assertEquals(17, migrator.migrate(db).toVersion());
+    }
+
+    /**
+     * The fast path at 17: a second open of a migrated file, in a JVM of its own, loads not one
+     * Liquibase class (the first open of the same kind of file loads hundreds).
+     */
+    @Test
+    void aSecondOpenAtSeventeenLoadsNoLiquibaseClass() throws Exception {
+        Path created = dir.resolve("created.db");
+        Path adopted = Fixtures.copy("state-v6.db", dir);
+        Path fresh = Fixtures.copy("state-v17.db", dir);
+        migrator.migrate(created);
+        migrator.migrate(adopted);
+        migrator.migrate(fresh);
+        for (Path db : List.of(created, adopted, fresh)) {
+            String sha = Fixtures.sha256(db);
+            ProcessResult second = Command.java(List.of("-Xlog:class+load=info"), MigrateCommand.class, "--db", db.toString()).run();
+            assertEquals(0, second.exitCode(), second.toString());
+            assertEquals(List.of(db + ": up to date at schema version 17"), summaryLines(second.stdout()));
+            assertEquals(0, loadedLiquibaseClasses(second.stdout()), "the fast path never loads Liquibase: " + db);
+            assertEquals(sha, Fixtures.sha256(db));
+        }
+        Path unmigrated = Fixtures.copy("state-v16.db", dir);
+        ProcessResult first = Command.java(List.of("-Xlog:class+load=info"), MigrateCommand.class, "--db", unmigrated.toString()).run();
+        assertEquals(0, first.exitCode(), first.toString());
+        assertEquals(List.of(unmigrated + ": schema version 16 -> 17 (15 changesets run, 73 already present)"),
+                summaryLines(first.stdout()));
+        assertTrue(loadedLiquibaseClasses(first.stdout()) > 100, "the probe sees Liquibase when it runs");
+    }
+
     @Test
     void statusCountsTheSessionsAndMessagesOnItsReadOnlyInspectionAndWritesNothing() throws Exception {
         Path v2 = Fixtures.copy("state-v2.db", dir);
@@ -244,9 +313,19 @@ class MigratorTest {
         assertEquals(2, MigrateCommand.run(new String[] {"--db"}, o, e));
         assertEquals(2, MigrateCommand.run(new String[] {"--db", "x.db", "--force"}, o, e));
         assertEquals(0, MigrateCommand.run(new String[] {"--help"}, o, e));
-        assertEquals("usage: hermes-state-migrate --db PATH|postgresql://USER:PASSWORD@HOST:PORT/DB [--schema NAME] [--dry-run]\n",
+        assertEquals("usage: hermes-state-migrate --db PATH|postgresql://USER:PASSWORD@HOST:PORT/DB [--schema NAME]"
+                        + " [--to 6|17] [--dry-run]\n",
                 out.toString(StandardCharsets.UTF_8));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("unknown argument: --force"));
+    }
+
+    /** The command's own output, without the JVM's class-loading log lines. */
+    private static List<String> summaryLines(String stdout) {
+        return stdout.lines().filter(line -> !line.startsWith("[")).toList();
+    }
+
+    private static long loadedLiquibaseClasses(String classLoadLog) {
+        return classLoadLog.lines().filter(line -> line.contains("[class,load] liquibase.")).count();
     }
 
     private static void sql(Path db, String... statements) throws SQLException {

@@ -251,33 +251,60 @@ class PostgresVersionsTest {
     }
 
     /**
-     * A model_config that is not JSON fails SQLite's version-16 step, and so the migration; on PostgreSQL
-     * too, wherever the session is (a titled root, which neither step would tag), naming it, and both
-     * stores stay at 6 as they were.
+     * A model_config that is not JSON leaves out the tagging steps the agent's own statements would fail
+     * in, on both engines alike, and the migration reaches 17: among the children, both steps; among the
+     * roots only (a titled root, which neither step would tag), the second, so the children are tagged.
      */
     @Test
-    void aModelConfigThatIsNotJsonFailsTheMigrationOnBothEngines() throws Exception {
-        Path sqlite = dir.resolve("state.db");
-        kept.migrate(sqlite);
-        List<String> rows = List.of("INSERT INTO sessions (id, source, started_at, title, model_config)"
-                + " VALUES ('not_json', 'cli', 1, 'A title', '{\"temperature\": 0.7')");
-        sqliteExecute(sqlite, rows);
-        kept.migrate(location());
-        try (Connection connection = postgres.connect(); Statement statement = connection.createStatement()) {
-            statement.execute("SET search_path TO " + postgres.schema());
-            statement.execute(rows.get(0));
+    void aModelConfigThatIsNotJsonLeavesOutTheSameTaggingOnBothEngines() throws Exception {
+        for (boolean amongChildren : List.of(true, false)) {
+            Path sqlite = Files.createDirectories(dir.resolve(amongChildren ? "children" : "roots")).resolve("state.db");
+            kept.migrate(sqlite);
+            String schema = postgres.schema() + (amongChildren ? "_c" : "_r");
+            PostgresLocation store = PostgresLocation.parse(postgres.url()).withSchema(schema);
+            kept.migrate(store);
+            List<String> rows = List.of(
+                    "INSERT INTO sessions (id, source, started_at) VALUES ('parent', 'cli', 1)",
+                    "INSERT INTO sessions (id, source, started_at, parent_session_id, model_config) VALUES ('child', 'cli', 2,"
+                            + " 'parent', '{\"temperature\": 0.7}')",
+                    "INSERT INTO sessions (id, source, started_at, title, parent_session_id, model_config)"
+                            + " VALUES ('not_json', 'cli', 3, 'A title', " + (amongChildren ? "'parent'" : "NULL")
+                            + ", '{\"temperature\": 0.7')");
+            sqliteExecute(sqlite, rows);
+            try (Connection connection = postgres.connect(); Statement statement = connection.createStatement()) {
+                statement.execute("SET search_path TO " + schema);
+                for (String row : rows) {
+                    statement.execute(row);
+                }
+            }
+            assertEquals(17, latest.migrate(sqlite).toVersion());
+            assertEquals(17, latest.migrate(store).toVersion());
+            String child = amongChildren ? "{\"temperature\": 0.7}" : "{\"temperature\":0.7,\"_delegate_from\":\"parent\"}";
+            assertEquals(child, sqliteModelConfig(sqlite, "child"));
+            try (Connection connection = postgres.connect(); Statement statement = connection.createStatement()) {
+                statement.execute("SET search_path TO " + schema);
+                try (var found = statement.executeQuery("SELECT model_config FROM sessions WHERE id = 'child'")) {
+                    found.next();
+                    assertEquals(child, found.getString(1));
+                }
+                try (var found = statement.executeQuery("SELECT model_config FROM sessions WHERE id = 'not_json'")) {
+                    found.next();
+                    assertEquals("{\"temperature\": 0.7", found.getString(1), "the malformed text kept");
+                }
+                statement.execute("DROP SCHEMA " + schema + " CASCADE");
+            }
         }
-        String sqliteBefore = Fixtures.sha256(sqlite);
-        Map<String, List<String>> postgresqlBefore = describeWithRows(postgres.schema());
+    }
 
-        HermesStateException onSqlite = assertThrows(HermesStateException.class, () -> latest.migrate(sqlite));
-        assertTrue(onSqlite.getMessage().contains("malformed JSON"), onSqlite.getMessage());
-        HermesStateException onPostgresql = assertThrows(HermesStateException.class, () -> latest.migrate(location()));
-        assertTrue(onPostgresql.getMessage().contains("malformed JSON in the model_config of session not_json"),
-                onPostgresql.getMessage());
-        assertEquals(onSqlite.type(), onPostgresql.type());
-        assertEquals(sqliteBefore, Fixtures.sha256(sqlite));
-        assertEquals(postgresqlBefore, describeWithRows(postgres.schema()));
+    private static String sqliteModelConfig(Path file, String id) throws SQLException {
+        try (Connection connection = java.sql.DriverManager.getConnection("jdbc:sqlite:" + file);
+             var statement = connection.prepareStatement("SELECT model_config FROM sessions WHERE id = ?")) {
+            statement.setString(1, id);
+            try (var found = statement.executeQuery()) {
+                found.next();
+                return found.getString(1);
+            }
+        }
     }
 
     /** A migrator kept at 6 refuses a store at 17 (migrate and dry run, the command line too) and changes nothing. */

@@ -27,7 +27,7 @@ public class HermesStateHealthIndicator extends AbstractHealthIndicator {
         Optional<Path> file = store.path();
         builder.withDetail("readOnly", store.isReadOnly());
         if (file.isPresent()) {
-            SchemaStatus status = Migrator.create().status(file.get());
+            SchemaStatus status = Migrator.create().toVersion(StateRepository.DEFAULT_SCHEMA_VERSION).status(file.get());
             builder.withDetail("file", file.get().toString())
                     .withDetail("schemaVersion", status.schemaVersion())
                     .withDetail("journalMode", status.journalMode())

@@ -106,7 +106,7 @@ public final class PostgresDatabases implements RunDatabases {
     @Override
     public RawStore openRaw(String place, int checkpointEvery) throws SQLException {
         claim(place);
-        Migrator.create().migrate(location(place));
+        Migrator.create().toVersion(StateRepository.DEFAULT_SCHEMA_VERSION).migrate(location(place));
         return PostgresRawStore.open(location(place));
     }
 

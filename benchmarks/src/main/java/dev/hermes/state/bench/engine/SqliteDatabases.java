@@ -71,7 +71,7 @@ public final class SqliteDatabases implements RunDatabases {
     public RawStore openRaw(String place, int checkpointEvery) throws SQLException {
         Path template = folder.resolve("baseline-template.db");
         if (!Files.exists(template)) {
-            Migrator.create().migrate(template);
+            Migrator.create().toVersion(StateRepository.DEFAULT_SCHEMA_VERSION).migrate(template);
         }
         Path copy = file(place);
         try (Connection connection = SqliteFile.open(template, RetryPolicy.HERMES, true);

@@ -8,6 +8,7 @@ import dev.hermes.state.bench.data.Workload;
 import dev.hermes.state.bench.data.ZipfSampler;
 import dev.hermes.state.bench.workload.W1Ingest;
 import dev.hermes.state.core.model.NewMessage;
+import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.migrations.Migrator;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -39,7 +40,7 @@ class RawJdbcStoreTest {
     @BeforeAll
     static void createSchemaOnce() {
         emptySchema = shared.resolve("schema.db");
-        Migrator.create().migrate(emptySchema);
+        Migrator.create().toVersion(StateRepository.DEFAULT_SCHEMA_VERSION).migrate(emptySchema);
     }
 
     private static Path freshDatabase(Path folder, String name) throws java.io.IOException {

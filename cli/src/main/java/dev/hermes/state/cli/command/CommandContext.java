@@ -121,7 +121,7 @@ public abstract class CommandContext {
 
     /** The migrator to --schema-version (default: the library's default store version). */
     public Migrator migrator() {
-        return schemaVersion == null ? Migrator.create() : Migrator.create().toVersion(schemaVersion);
+        return Migrator.create().toVersion(schemaVersion == null ? StateRepository.DEFAULT_SCHEMA_VERSION : schemaVersion);
     }
 
     /** True when --db is a PostgreSQL URL. */

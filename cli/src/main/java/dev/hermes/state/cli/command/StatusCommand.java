@@ -2,6 +2,7 @@ package dev.hermes.state.cli.command;
 
 import dev.hermes.state.cli.text.Table;
 import dev.hermes.state.cli.text.Times;
+import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.migrations.SchemaStatus;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
@@ -46,6 +47,7 @@ public final class StatusCommand implements Callable<Integer> {
                 + ", -wal " + Times.bytes(status.walBytes()) + ")");
         table.row("Schema", "version " + status.schemaVersion() + schemaNote(status));
         table.row("Journal mode", status.journalMode());
+        table.row("Opening", opening(status));
         if (status.newerThanLatest()) {
             table.row("Steps", "none will be applied: the file is at version " + status.schemaVersion()
                     + ", past the " + status.changeSets().size() + " steps that build versions 1-" + status.latestVersion());
@@ -63,7 +65,10 @@ public final class StatusCommand implements Callable<Integer> {
 
     private static String schemaNote(SchemaStatus status) {
         if (status.schemaVersion() > status.latestVersion()) {
-            return " (newer than version " + status.latestVersion() + ", the newest this hermes-state knows: "
+            return status.latestVersion() < Migrator.LATEST_VERSION && status.schemaVersion() <= Migrator.LATEST_VERSION
+                    ? " (past version " + status.latestVersion() + ", which --schema-version keeps files at: use --read-only,"
+                    + " or open it without --schema-version " + status.latestVersion() + ")"
+                    : " (newer than version " + status.latestVersion() + ", the newest this hermes-state knows: "
                     + "use --read-only; it will not be migrated or written)";
         }
         if (status.upToDate()) {
@@ -74,6 +79,28 @@ public final class StatusCommand implements Callable<Integer> {
                     + "objects are recorded, data is untouched)";
         }
         return " of " + status.latestVersion() + ": run 'migrate' to apply the pending steps";
+    }
+
+    /** What opening the file will do: read-write (the migration, or a refusal) and read-only. */
+    private static String opening(SchemaStatus status) {
+        int target = status.latestVersion();
+        String kept = target == Migrator.KEPT_VERSION ? " (kept at " + target + " by --schema-version)" : "";
+        if (status.newerThanLatest()) {
+            return "read-only only: version " + status.schemaVersion() + " is past " + target + kept
+                    + "; a read-write open is refused and nothing is written"
+                    + (target < Migrator.LATEST_VERSION && status.schemaVersion() <= Migrator.LATEST_VERSION
+                    ? "; without --schema-version " + target + " it opens read-write at " + status.schemaVersion() : "");
+        }
+        if (status.upToDate()) {
+            return "nothing to do: read-write and read-only opens use it as it is" + kept;
+        }
+        String to = status.schemaVersion() == target ? "records what it has at version " + target
+                : "brings it from version " + status.schemaVersion() + " to " + target;
+        return "read-write " + to + kept + " in one transaction (" + status.pending().size() + " steps run or recorded;"
+                + " an agent of version " + target + " then opens it unchanged); read-only reads it as it is"
+                + (target == Migrator.LATEST_VERSION && status.schemaVersion() <= Migrator.KEPT_VERSION
+                ? "; --schema-version " + Migrator.KEPT_VERSION + " keeps it at " + Migrator.KEPT_VERSION
+                + " for an agent of April 2026" : "");
     }
 
     private static String pendingByVersion(SchemaStatus status) {
@@ -95,6 +122,7 @@ public final class StatusCommand implements Callable<Integer> {
         document.put("latest_version", status.latestVersion());
         document.put("up_to_date", status.upToDate());
         document.put("newer_than_latest", status.newerThanLatest());
+        document.put("read_write_open", status.newerThanLatest() ? "refused" : status.upToDate() ? "unchanged" : "migrates");
         document.put("journal_mode", status.journalMode());
         document.put("sessions", status.sessions());
         document.put("messages", status.messages());

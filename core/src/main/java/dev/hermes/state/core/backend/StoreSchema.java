@@ -11,8 +11,11 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 
+import static dev.hermes.state.db.Tables.COMPRESSION_LOCKS;
 import static dev.hermes.state.db.Tables.MESSAGES;
+import static dev.hermes.state.db.Tables.MESSAGES_FTS_TRIGRAM;
 import static dev.hermes.state.db.Tables.SESSIONS;
+import static dev.hermes.state.db.Tables.STATE_META;
 
 /**
  * What the store's database holds of Hermes' schema, and which agent's rules its answers follow. Read
@@ -71,6 +74,21 @@ public final class StoreSchema {
 
     public Rules rules() {
         return rules;
+    }
+
+    /** The columns of {@code sessions}, lower case (the generated ones and any other the file has). */
+    public Set<String> sessionColumns() {
+        return sessionColumns;
+    }
+
+    /** The columns of {@code messages}, lower case. */
+    public Set<String> messageColumns() {
+        return messageColumns;
+    }
+
+    /** The tables, lower case. */
+    public Set<String> tables() {
+        return tables;
     }
 
     /** The rules for a store opened to {@code targetVersion} on a database at {@code version}. */
@@ -141,8 +159,8 @@ public final class StoreSchema {
                 shape.append(has((TableField<?, ?>) field) ? '1' : '0');
             }
         }
-        for (String table : List.of("state_meta", "compression_locks", "messages_fts_trigram")) {
-            shape.append(tables.contains(table) ? '1' : '0');
+        for (Table<?> table : List.of(STATE_META, COMPRESSION_LOCKS, MESSAGES_FTS_TRIGRAM)) {
+            shape.append(hasTable(table) ? '1' : '0');
         }
         return shape.toString();
     }

@@ -1,6 +1,8 @@
 package dev.hermes.state.core.copy;
 
+import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.model.UnstorableValueException;
+import dev.hermes.state.core.rows.StoredContent;
 import org.jooq.Field;
 import org.jooq.JSON;
 import org.jooq.Table;
@@ -13,38 +15,62 @@ import java.util.List;
 
 import static dev.hermes.state.db.Tables.MESSAGES;
 import static dev.hermes.state.db.Tables.SESSIONS;
-import java.util.Arrays;
-import dev.hermes.state.migrations.Migrator;
-import dev.hermes.state.migrations.HermesSchema;
 
 /**
- * The columns a copy carries of one table (every column of the generated table, in its order) and
- * how a row of them is read: exactly as stored, each value checked to be one the target can hold
+ * The columns a copy carries of one table (every column of the generated table that both stores have,
+ * in the table's order: a version-6 store and a version-17 one share the version-6 columns) and how a
+ * row of them is read: exactly as stored, each value checked to be one the target can hold
  * unchanged. Text is read as its bytes and checked to be UTF-8 (a driver would quietly replace invalid
  * bytes); numbers as the driver returns them, so a SQLite column holding something else is noticed.
- * A row is an {@code Object[]} of String, Long, Double or null, in the columns' order.
+ * A row is an {@code Object[]} of String, Long, Double or null, in the columns' order. Structured
+ * message content is carried under the target's marker ({@link StoredContent#forEngine}), so that a copy
+ * between SQLite and PostgreSQL keeps it structured.
  */
 final class CopiedTable {
     /** What a column holds, as stored: SQLite's TEXT, INTEGER and REAL; PostgreSQL's text, bigint, double precision. */
     enum Kind { TEXT, INTEGER, REAL }
 
-    static final CopiedTable SESSIONS_TABLE = new CopiedTable(SESSIONS, false);
-    static final CopiedTable MESSAGES_TABLE = new CopiedTable(MESSAGES, true);
-
     private final Table<?> table;
     private final List<Field<?>> fields;
     private final Kind[] kinds;
     private final boolean messages;
+    /** Where messages.content is (-1 for sessions). */
+    private final int contentColumn;
 
-    private CopiedTable(Table<?> table, boolean messages) {
+    private CopiedTable(Table<?> table, List<Field<?>> fields, boolean messages) {
         this.table = table;
-        // the copy carries the version-6 columns: it refuses a newer source, and a newer target fills the rest
-        // with their defaults, as a migration does
-        HermesSchema.Objects copied = HermesSchema.at(Migrator.KEPT_VERSION);
-        List<String> columns = messages ? copied.messageColumns() : copied.sessionColumns();
-        this.fields = Arrays.stream(table.fields()).filter(field -> columns.contains(field.getName())).toList();
-        this.kinds = fields.stream().map(CopiedTable::kind).toArray(Kind[]::new);
+        this.fields = List.copyOf(fields);
+        this.kinds = this.fields.stream().map(CopiedTable::kind).toArray(Kind[]::new);
         this.messages = messages;
+        this.contentColumn = messages ? this.fields.indexOf(MESSAGES.CONTENT) : -1;
+    }
+
+    /** The sessions columns both stores have. */
+    static CopiedTable sessions(StoreSchema source, StoreSchema target) {
+        return new CopiedTable(SESSIONS, common(SESSIONS, source, target), false);
+    }
+
+    /** The messages columns both stores have. */
+    static CopiedTable messages(StoreSchema source, StoreSchema target) {
+        return new CopiedTable(MESSAGES, common(MESSAGES, source, target), true);
+    }
+
+    private static List<Field<?>> common(Table<?> table, StoreSchema source, StoreSchema target) {
+        List<Field<?>> targets = target.fields(table);
+        List<Field<?>> common = source.fields(table).stream().filter(targets::contains).toList();
+        for (Field<?> key : table == SESSIONS ? List.of(SESSIONS.ID, SESSIONS.PARENT_SESSION_ID, SESSIONS.TITLE)
+                : List.<Field<?>>of(MESSAGES.ID, MESSAGES.TIMESTAMP)) {
+            if (common.indexOf(key) != placeOf(key)) {
+                throw new IllegalStateException(key + " is not at its place " + placeOf(key) + " in " + common);
+            }
+        }
+        return common;
+    }
+
+    /** The place of a column of versions 1 to 4 in any copy's rows: its place in the generated table. */
+    static int placeOf(Field<?> key) {
+        return List.of(SESSIONS.fields()).contains(key) ? List.of(SESSIONS.fields()).indexOf(key)
+                : List.of(MESSAGES.fields()).indexOf(key);
     }
 
     private static Kind kind(Field<?> field) {
@@ -87,11 +113,12 @@ final class CopiedTable {
 
     /**
      * Reads the current row of {@code rows}, whose first {@link #width()} columns are this table's in
-     * order. {@code nulAllowed} false: text holding U+0000 is refused too.
+     * order. {@code nulAllowed} false: text holding U+0000 is refused too. {@code forTarget}: structured
+     * content is given the marker of a target that does ({@code nulAllowed}) or does not hold NUL.
      *
      * @throws UnstorableValueException a value that would not arrive unchanged
      */
-    @Nullable Object[] read(ResultSet rows, boolean nulAllowed, String target) throws SQLException {
+    @Nullable Object[] read(ResultSet rows, boolean nulAllowed, boolean forTarget, String target) throws SQLException {
         @Nullable Object[] raw = new Object[kinds.length];
         for (int i = 0; i < kinds.length; i++) {
             raw[i] = kinds[i] == Kind.TEXT ? rows.getBytes(i + 1) : rows.getObject(i + 1);
@@ -100,7 +127,7 @@ final class CopiedTable {
         for (int i = 0; i < kinds.length; i++) {
             Object value = raw[i];
             row[i] = value == null ? null : switch (kinds[i]) {
-                case TEXT -> text(value, nulAllowed, target, raw, i);
+                case TEXT -> text(value, nulAllowed, forTarget, target, raw, i);
                 case INTEGER -> integer(value, raw, i);
                 case REAL -> real(value, raw, i);
             };
@@ -108,7 +135,8 @@ final class CopiedTable {
         return row;
     }
 
-    private String text(Object value, boolean nulAllowed, String target, @Nullable Object[] raw, int column) {
+    private String text(Object value, boolean nulAllowed, boolean forTarget, String target, @Nullable Object[] raw,
+                        int column) {
         byte[] bytes = value instanceof byte[] b ? b : String.valueOf(value).getBytes(StandardCharsets.UTF_8);
         int malformed = firstMalformed(bytes);
         if (malformed >= 0) {
@@ -116,6 +144,9 @@ final class CopiedTable {
                     + " at byte " + malformed + " of " + bytes.length + "); copying it would change it");
         }
         String text = new String(bytes, StandardCharsets.UTF_8);
+        if (forTarget && column == contentColumn) {
+            text = StoredContent.forEngine(text, nulAllowed);
+        }
         int nul = text.indexOf('\0');
         if (nul >= 0 && !nulAllowed) {
             throw unstorable(raw, column, "holds a NUL character (U+0000) at character " + text.codePointCount(0, nul)

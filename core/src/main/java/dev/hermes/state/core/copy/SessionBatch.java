@@ -202,7 +202,7 @@ final class SessionBatch {
     // ------------------------------------------------------------------ writing
 
     private void writeSessions() throws SQLException {
-        CopyQueries.INSERT_SESSION.executeBatch(to, new ArrayList<>(toWrite.values()));
+        sourceRows.queries().insertSession.executeBatch(to, new ArrayList<>(toWrite.values()));
     }
 
     /**
@@ -217,7 +217,7 @@ final class SessionBatch {
                 continue;
             }
             sourceRows.messagesOf(from, session, page -> {
-                CopyQueries.INSERT_MESSAGE.executeBatch(to, page);
+                sourceRows.queries().insertMessage.executeBatch(to, page);
                 messagesCopied += page.size();
                 for (@Nullable Object[] message : page) {
                     largest[0] = Math.max(largest[0], (Long) message[RowReader.MESSAGE_ID]);
@@ -234,7 +234,7 @@ final class SessionBatch {
                 for (@Nullable Object[] message : page) {
                     withoutIds.add(withoutId(message));
                 }
-                CopyQueries.INSERT_MESSAGE_NEW_ID.executeBatch(to, withoutIds);
+                sourceRows.queries().insertMessageNewId.executeBatch(to, withoutIds);
                 messagesCopied += page.size();
                 messagesRenumbered += page.size();
             });

@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
-import static dev.hermes.state.db.Tables.MESSAGES;
 
 /**
  * The content digest of one session: SHA-256 over every column of its row, then, in (timestamp, id)
@@ -17,25 +16,27 @@ import static dev.hermes.state.db.Tables.MESSAGES;
  * different rows write the same bytes. Both sides of a copy compute it the same way.
  */
 final class SessionDigest {
-    private static final int MESSAGE_ID = CopiedTable.MESSAGES_TABLE.indexOf(MESSAGES.ID);
+    private static final int MESSAGE_ID = RowReader.MESSAGE_ID;
     private static final BigInteger MODULUS = BigInteger.ONE.shiftLeft(256);
 
+    private final RowQueries tables;
     private final MessageDigest sha256;
     private final byte[] eight = new byte[8];
     private long messages;
 
-    SessionDigest(@Nullable Object[] session) {
+    SessionDigest(RowQueries tables, @Nullable Object[] session) {
+        this.tables = tables;
         try {
             sha256 = MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("Every Java runtime has SHA-256", e);
         }
-        write(CopiedTable.SESSIONS_TABLE, session, -1);
+        write(tables.sessions, session, -1);
     }
 
     void addMessage(@Nullable Object[] message) {
         messages++;
-        write(CopiedTable.MESSAGES_TABLE, message, MESSAGE_ID);
+        write(tables.messages, message, MESSAGE_ID);
     }
 
     long messages() {

@@ -1,6 +1,7 @@
 package dev.hermes.state.core.copy;
 
 import dev.hermes.state.InvalidArgumentException;
+import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.backend.Transaction;
 import dev.hermes.state.core.connection.Database;
 import dev.hermes.state.core.model.CopyOptions;
@@ -14,6 +15,7 @@ import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record1;
 import org.jooq.Record2;
+import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
 
@@ -81,8 +83,12 @@ public final class StoreCopy {
         this.options = options;
         this.listener = listener;
         String targetName = target.backend().dialect().getName();
-        this.sourceRows = new RowReader(target.backend().storesNulInText(), targetName);
-        this.targetRows = new RowReader(true, targetName);
+        StoreSchema sourceSchema = source.schema();
+        StoreSchema targetSchema = target.schema();
+        RowQueries rows = new RowQueries(CopiedTable.sessions(sourceSchema, targetSchema),
+                CopiedTable.messages(sourceSchema, targetSchema));
+        this.sourceRows = new RowReader(rows, target.backend().storesNulInText(), true, targetName);
+        this.targetRows = new RowReader(rows, true, false, targetName);
     }
 
     /** Copies {@code source} into {@code target} (see the class comment); returns what it did and found. */
@@ -140,6 +146,7 @@ public final class StoreCopy {
     /** Reads every row of the source once: counts, and a typed error for anything the copy could not carry. */
     private void check(Transaction from) throws SQLException {
         checkSourceVersion(from.dsl());
+        checkColumns(from);
         long[] counts = counts(from.dsl());
         sessionsTotal = counts[0];
         messagesTotal = counts[1];
@@ -171,6 +178,44 @@ public final class StoreCopy {
             throw new InvalidArgumentException("The source is at schema version " + version + ", newer than version "
                     + Migrator.LATEST_VERSION + ", the newest this hermes-state knows: a copy would leave out what the"
                     + " newer version stores. Upgrade hermes-state to copy it");
+        }
+    }
+
+    /**
+     * The target has every column of the source, and the source no column this version does not know
+     * that holds a value: otherwise the copy would leave something out and still verify.
+     */
+    private void checkColumns(Transaction from) {
+        StoreSchema sourceSchema = from.schema();
+        StoreSchema targetSchema = target.schema();
+        List<String> lacking = new ArrayList<>();
+        for (Table<?> table : List.of(SESSIONS, MESSAGES)) {
+            List<Field<?>> targets = targetSchema.fields(table);
+            sourceSchema.fields(table).stream().filter(field -> !targets.contains(field))
+                    .forEach(field -> lacking.add(table.getName() + "." + field.getName()));
+        }
+        if (!lacking.isEmpty()) {
+            throw new InvalidArgumentException("The target is at schema version " + targetSchema.version()
+                    + " and lacks columns the source has (" + String.join(", ", lacking) + "): a copy would leave them"
+                    + " out. Open the target at version " + Migrator.LATEST_VERSION + " to copy into it");
+        }
+        List<String> unknown = new ArrayList<>();
+        for (Table<?> table : List.of(SESSIONS, MESSAGES)) {
+            java.util.Set<String> known = new java.util.HashSet<>();
+            for (Field<?> field : table.fields()) {
+                known.add(field.getName());
+            }
+            java.util.Set<String> present = table == SESSIONS ? sourceSchema.sessionColumns() : sourceSchema.messageColumns();
+            for (String column : present) {
+                if (!known.contains(column) && from.dsl().fetchExists(DSL.selectOne().from(table)
+                        .where(DSL.field(DSL.name(column)).isNotNull()))) {
+                    unknown.add(table.getName() + "." + column);
+                }
+            }
+        }
+        if (!unknown.isEmpty()) {
+            throw new InvalidArgumentException("The source holds values in columns this hermes-state does not know ("
+                    + String.join(", ", unknown) + "): a copy would leave them out");
         }
     }
 
@@ -278,7 +323,7 @@ public final class StoreCopy {
 
     private static SessionDigest digest(Transaction transaction, RowReader rows, @Nullable Object[] session)
             throws SQLException {
-        SessionDigest digest = new SessionDigest(session);
+        SessionDigest digest = new SessionDigest(rows.queries(), session);
         rows.messagesOf(transaction, (String) session[RowReader.SESSION_ID], page -> page.forEach(digest::addMessage));
         return digest;
     }

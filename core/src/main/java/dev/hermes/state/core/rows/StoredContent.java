@@ -55,10 +55,7 @@ public final class StoredContent {
     }
 
     /** The stored text under the other engine's marker: a copy between SQLite and PostgreSQL. */
-    public static @Nullable String forEngine(@Nullable String stored, boolean nulInText) {
-        if (stored == null) {
-            return null;
-        }
+    public static String forEngine(String stored, boolean nulInText) {
         String wrong = nulInText ? SOH_MARKER : NUL_MARKER;
         return stored.startsWith(wrong) ? (nulInText ? NUL_MARKER : SOH_MARKER) + stored.substring(wrong.length()) : stored;
     }

@@ -65,6 +65,63 @@ class CliCopyPostgresTest {
         assertEquals(98, Cli.JSON.readTree(response).get("result").asLong(), response);
     }
 
+    /**
+     * The agent's v17 file goes SQLite -> PostgreSQL -> SQLite at 17: every column of every row comes
+     * back byte for byte, the multimodal content included (under the SOH marker on the server, whose
+     * text cannot hold the agent's NUL, and under the NUL marker again in the file copied back).
+     */
+    @org.junit.jupiter.api.Test
+    void theAgentsVersion17FileRoundTripsWithItsStructuredContent() throws Exception {
+        Cli cli = new Cli(dir);
+        Path source = Fixtures.copy("state-v17.db", Files.createDirectories(dir.resolve("source17")));
+        Path back = dir.resolve("back17.db");
+        JsonNode there = cli.json("--json", "--schema-version", "17", "copy", "--from", source.toString(), "--to",
+                postgres.url(), "--to-schema", postgres.schema());
+        JsonNode home = cli.json("--json", "--schema-version", "17", "copy", "--from", postgres.url(), "--from-schema",
+                postgres.schema(), "--to", back.toString());
+        for (JsonNode report : List.of(there, home)) {
+            assertEquals(43, report.get("sessions_copied").asLong(), report.toString());
+            assertEquals(140, report.get("messages_copied").asLong(), report.toString());
+            assertTrue(report.get("verified").asBoolean(), report.toString());
+        }
+        try (var server = postgres.connect(); var statement = server.createStatement();
+             var rows = statement.executeQuery("SELECT id FROM \"" + postgres.schema() + "\".messages"
+                     + " WHERE content LIKE chr(1) || 'json:%' ORDER BY id")) {
+            List<Long> structured = new java.util.ArrayList<>();
+            while (rows.next()) {
+                structured.add(rows.getLong(1));
+            }
+            assertEquals(List.of(135L, 137L), structured);
+        }
+        for (String table : List.of("sessions", "messages")) {
+            // by name: the agent's fresh file and a migrated one order their columns differently
+            String columns = String.join(", ", dump(source, "SELECT name FROM pragma_table_info('" + table + "') ORDER BY name")
+                    .stream().map(row -> new String(java.util.HexFormat.of().parseHex(row.substring(row.indexOf('=') + 1).strip()),
+                            java.nio.charset.StandardCharsets.UTF_8)).toList());
+            String select = "SELECT " + columns + " FROM " + table + " ORDER BY id";
+            assertEquals(dump(source, select), dump(back, select), table);
+        }
+    }
+
+    /** Every row of a query on a file, each value as its type and bytes. */
+    private static List<String> dump(Path file, String sql) throws Exception {
+        List<String> result = new java.util.ArrayList<>();
+        try (var connection = java.sql.DriverManager.getConnection("jdbc:sqlite:" + file);
+             var statement = connection.createStatement(); var rows = statement.executeQuery(sql)) {
+            int width = rows.getMetaData().getColumnCount();
+            while (rows.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= width; i++) {
+                    Object value = rows.getObject(i);
+                    row.append(rows.getMetaData().getColumnName(i)).append('=')
+                            .append(value instanceof String ? java.util.HexFormat.of().formatHex(rows.getBytes(i)) : value).append(' ');
+                }
+                result.add(row.toString());
+            }
+        }
+        return result;
+    }
+
     private static String firstSessionId(String export) throws Exception {
         return Cli.JSON.readTree(export.lines().findFirst().orElseThrow()).get("id").asText();
     }

@@ -46,7 +46,7 @@ class ConcurrentMigrationTest {
     void twoThreadsAdoptingTheSameFile() throws Exception {
         Path db = HermesFixture.V2.copyInto(dir);
         List<MigrationResult> results = inTwoThreads(() -> Migrator.create().migrate(db));
-        assertEquals(1, results.stream().filter(r -> r.executed().size() == 22).count(), results.toString());
+        assertEquals(1, results.stream().filter(r -> r.executed().size() == 74).count(), results.toString());
         assertEquals(1, results.stream().filter(MigrationResult::fastPath).count(), results.toString());
         assertRecordedOnce(db);
     }
@@ -55,8 +55,8 @@ class ConcurrentMigrationTest {
     void twoProcessesCreatingTheSameNewFile() throws Exception {
         Path db = dir.resolve("store/state.db");
         List<String> outputs = inTwoProcesses(db);
-        assertEquals(Set.of(db + ": created at schema version 6 (36 changesets run, 0 already present)",
-                db + ": up to date at schema version 6"), Set.copyOf(outputs));
+        assertEquals(Set.of(db + ": created at schema version 17 (88 changesets run, 0 already present)",
+                db + ": up to date at schema version 17"), Set.copyOf(outputs));
         assertRecordedOnce(db);
         assertEquals(List.of(), temporaryFiles(db.getParent()));
     }
@@ -65,8 +65,8 @@ class ConcurrentMigrationTest {
     void twoProcessesAdoptingTheSameFile() throws Exception {
         Path db = HermesFixture.V2.copyInto(dir);
         List<String> outputs = inTwoProcesses(db);
-        assertEquals(Set.of(db + ": schema version 2 -> 6 (22 changesets run, 14 already present)",
-                db + ": up to date at schema version 6"), Set.copyOf(outputs));
+        assertEquals(Set.of(db + ": schema version 2 -> 17 (74 changesets run, 14 already present)",
+                db + ": up to date at schema version 17"), Set.copyOf(outputs));
         assertRecordedOnce(db);
     }
 
@@ -108,10 +108,10 @@ class ConcurrentMigrationTest {
 
     private static void assertRecordedOnce(Path db) throws Exception {
         List<SqliteDb.ChangelogRow> changelog = SqliteDb.changelog(db);
-        assertEquals(36, changelog.size());
-        assertEquals(36, changelog.stream().map(SqliteDb.ChangelogRow::id).distinct().count());
-        assertTrue(changelog.stream().allMatch(row -> row.orderExecuted() >= 1 && row.orderExecuted() <= 36));
-        ExpectedSchema.assertVersion6(db, Set.of());
+        assertEquals(88, changelog.size());
+        assertEquals(88, changelog.stream().map(SqliteDb.ChangelogRow::id).distinct().count());
+        assertTrue(changelog.stream().allMatch(row -> row.orderExecuted() >= 1 && row.orderExecuted() <= 88));
+        ExpectedSchema.assertVersion17(db, Set.of(), true);
     }
 
     /**

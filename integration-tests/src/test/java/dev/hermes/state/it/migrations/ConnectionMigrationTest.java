@@ -3,9 +3,11 @@ package dev.hermes.state.it.migrations;
 import dev.hermes.state.SchemaTooNewException;
 import dev.hermes.state.migrations.MigrationResult;
 import dev.hermes.state.migrations.Migrator;
+import dev.hermes.state.testsupport.Fixtures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -32,13 +34,13 @@ class ConnectionMigrationTest {
             assertTrue(connection.getAutoCommit());
             MigrationResult result = Migrator.create().migrate(connection);
             assertEquals(1, result.fromVersion());
-            assertEquals(6, result.toVersion());
+            assertEquals(17, result.toVersion());
             assertTrue(connection.getAutoCommit());
 
             assertTrue(Migrator.create().migrate(connection).fastPath());
             assertTrue(connection.getAutoCommit());
         }
-        ExpectedSchema.assertVersion6(db, Set.of());
+        ExpectedSchema.assertVersion17(db, Set.of(), true);
         assertEquals("wal", SqliteDb.single(db, "PRAGMA journal_mode"));
     }
 
@@ -48,7 +50,7 @@ class ConnectionMigrationTest {
         try (Connection connection = SqliteDb.readWrite(db)) {
             connection.setAutoCommit(false);
             MigrationResult result = Migrator.create().migrate(connection);
-            assertEquals(18, result.executed().size());
+            assertEquals(70, result.executed().size());
             assertFalse(connection.getAutoCommit());
 
             assertTrue(Migrator.create().migrate(connection).fastPath());
@@ -59,8 +61,31 @@ class ConnectionMigrationTest {
             }
             connection.commit();
         }
-        ExpectedSchema.assertVersion6(db, Set.of());
+        ExpectedSchema.assertVersion17(db, Set.of(), true);
         assertEquals("renamed", SqliteDb.single(db, "SELECT title FROM sessions WHERE id = '20260311_133505_e8449c'"));
+    }
+
+    @Test
+    void keptAtSixThroughAConnection() throws Exception {
+        Path db = HermesFixture.V4.copyInto(dir);
+        try (Connection connection = SqliteDb.readWrite(db)) {
+            MigrationResult result = Migrator.create().toVersion(6).migrate(connection);
+            assertEquals(4, result.fromVersion());
+            assertEquals(6, result.toVersion());
+            assertEquals(18, result.executed().size());
+            assertTrue(Migrator.create().toVersion(6).migrate(connection).fastPath());
+        }
+        ExpectedSchema.assertVersion6(db, Set.of());
+
+        Path later = HermesFixture.V8.copyInto(Files.createDirectory(dir.resolve("v8")));
+        try (Connection connection = SqliteDb.readWrite(later)) {
+            SchemaTooNewException e = assertThrows(SchemaTooNewException.class,
+                    () -> Migrator.create().toVersion(6).migrate(connection));
+            assertEquals(8, e.fileVersion());
+            assertEquals(6, e.supportedVersion());
+            assertTrue(connection.getAutoCommit());
+        }
+        assertEquals(Fixtures.originalSha256(HermesFixture.V8.fileName), Fixtures.sha256(later));
     }
 
     @Test

@@ -7,6 +7,8 @@ import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,19 +24,44 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** A store created from nothing holds exactly SPEC section 1, owner-only, in WAL mode. */
+/**
+ * A store created from nothing holds exactly version 17's schema (or SPEC section 1 when kept at 6),
+ * owner-only, in WAL mode, and its full-text triggers keep the index in step with the messages.
+ */
 class NewFileTest {
     @TempDir
     Path dir;
 
     @Test
-    void holdsExactlyTheSpecSchemaAtVersionSix() throws Exception {
+    void holdsExactlyTheSchemaOfVersionSeventeen() throws Exception {
         Path db = dir.resolve("home/.hermes/state.db");
         MigrationResult result = Migrator.create().migrate(db);
 
         assertTrue(result.created());
         assertFalse(result.fastPath());
         assertFalse(result.dryRun());
+        assertEquals(0, result.fromVersion());
+        assertEquals(17, result.toVersion());
+        assertEquals(88, result.executed().size());
+        assertEquals(List.of(), result.adopted());
+        ExpectedSchema.assertVersion17(db, Set.of(), true);
+        assertEquals(88, SqliteDb.changelog(db).size());
+        assertTrue(SqliteDb.changelog(db).stream().allMatch(row -> row.execType().equals("EXECUTED")));
+        assertEquals(List.of(List.of(1, 0)), SqliteDb.rows(db, "SELECT ID, LOCKED FROM DATABASECHANGELOGLOCK"));
+        assertEquals("ok", SqliteDb.single(db, "PRAGMA integrity_check"));
+        // every table empty but the version row and the bookkeeping
+        assertEquals(List.of(List.of("schema_version", 1)), SqliteDb.rows(db, "SELECT 'schema_version', count(*) FROM schema_version"));
+        for (String table : List.of("sessions", "messages", "state_meta", "compression_locks", "messages_fts", "messages_fts_trigram")) {
+            assertEquals(0L, SqliteDb.count(db, table), table);
+        }
+    }
+
+    @Test
+    void keptAtSixHoldsExactlyTheSpecSchemaAtVersionSix() throws Exception {
+        Path db = dir.resolve("home/.hermes/state.db");
+        MigrationResult result = Migrator.create().toVersion(6).migrate(db);
+
+        assertTrue(result.created());
         assertEquals(0, result.fromVersion());
         assertEquals(6, result.toVersion());
         assertEquals(36, result.executed().size());
@@ -78,10 +105,11 @@ class NewFileTest {
         assertEquals("wal", SqliteDb.single(db, "PRAGMA journal_mode"));
     }
 
-    @Test
-    void ftsTriggersFollowInsertUpdateAndDelete() throws Exception {
+    @ParameterizedTest
+    @ValueSource(ints = {17, 6})
+    void ftsTriggersFollowInsertUpdateAndDelete(int version) throws Exception {
         Path db = dir.resolve("state.db");
-        Migrator.create().migrate(db);
+        Migrator.create().toVersion(version).migrate(db);
         try (Connection connection = SqliteFile.open(db, RetryPolicy.HERMES, false);
              Statement statement = connection.createStatement()) {
             statement.execute("INSERT INTO sessions (id, source, started_at) VALUES ('s1', 'cli', 1773133200.5)");
@@ -108,6 +136,45 @@ class NewFileTest {
             statement.execute("INSERT INTO messages_fts(messages_fts) VALUES ('integrity-check')");
         }
         assertEquals(1L, SqliteDb.count(db, "messages_fts"));
+    }
+
+    /**
+     * From version 17 on, both tables index a message's content, tool name and tool calls; the trigram
+     * table finds a substring of three characters or more (Chinese, Japanese, Korean words too).
+     */
+    @Test
+    void atSeventeenBothTablesIndexToolNamesAndCallsAndTheTrigramTableFindsSubstrings() throws Exception {
+        Path db = dir.resolve("state.db");
+        Migrator.create().migrate(db);
+        try (Connection connection = SqliteFile.open(db, RetryPolicy.HERMES, false);
+             Statement statement = connection.createStatement()) {
+            statement.execute("INSERT INTO sessions (id, source, started_at) VALUES ('s1', 'cli', 1773133200.5)");
+            statement.execute("INSERT INTO messages (session_id, role, content, tool_calls, timestamp) VALUES ('s1', 'assistant',"
+                    + " '', '[{\"id\": \"c1\", \"type\": \"function\", \"function\": {\"name\": \"orrery_lookup\","
+                    + " \"arguments\": \"{}\"}}]', 1773133201.25)");
+            statement.execute("INSERT INTO messages (session_id, role, content, tool_name, tool_call_id, timestamp)"
+                    + " VALUES ('s1', 'tool', '射电望远镜观测 done', 'orrery_lookup', 'c1', 1773133202.5)");
+            for (String table : List.of("messages_fts", "messages_fts_trigram")) {
+                assertEquals(List.of(List.of(1), List.of(2)), SqlRows.query(connection, "SELECT rowid FROM " + table
+                        + " WHERE " + table + " MATCH '\"orrery_lookup\"' ORDER BY rowid"), table);
+            }
+            assertEquals(List.of(List.of(2)), SqlRows.query(connection,
+                    "SELECT rowid FROM messages_fts_trigram WHERE messages_fts_trigram MATCH '\"望远镜\"'"));
+            assertEquals(List.of(), SqlRows.query(connection,
+                    "SELECT rowid FROM messages_fts WHERE messages_fts MATCH '望远镜'"), "unicode61 keeps the run as one token");
+            assertEquals(List.of(List.of("射电望远镜观测 done orrery_lookup ")),
+                    SqlRows.query(connection, "SELECT content FROM messages_fts WHERE rowid = 2"), "what the row indexes");
+
+            // a rewind (active = 0) re-indexes the row, as any update does; a delete removes it from both
+            statement.execute("UPDATE messages SET active = 0 WHERE id = 2");
+            assertEquals(List.of(List.of(2)), SqlRows.query(connection,
+                    "SELECT rowid FROM messages_fts_trigram WHERE messages_fts_trigram MATCH '\"望远镜\"'"));
+            statement.execute("DELETE FROM messages WHERE id = 2");
+            for (String table : List.of("messages_fts", "messages_fts_trigram")) {
+                assertEquals(List.of(List.of(1)), SqlRows.query(connection, "SELECT rowid FROM " + table + " ORDER BY rowid"));
+                statement.execute("INSERT INTO " + table + "(" + table + ") VALUES ('integrity-check')");
+            }
+        }
     }
 
     private static List<String> matches(Connection connection, String query) throws SQLException {

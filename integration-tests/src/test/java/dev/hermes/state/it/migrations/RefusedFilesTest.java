@@ -48,9 +48,9 @@ class RefusedFilesTest {
 
         SchemaTooNewException e = assertRefused(db, SchemaTooNewException.class, () -> Migrator.create().migrate(db));
         assertEquals(30, e.fileVersion());
-        assertEquals(6, e.supportedVersion());
+        assertEquals(17, e.supportedVersion());
         assertEquals(ErrorType.SCHEMA_TOO_NEW, e.type());
-        assertTrue(e.getMessage().startsWith("Schema version 30 is newer than version 6"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("Schema version 30 is newer than version 17"), e.getMessage());
         assertRefused(db, SchemaTooNewException.class, () -> Migrator.create().dryRun(db));
         assertEquals(sha, Fixtures.sha256(db));
 
@@ -196,13 +196,25 @@ class RefusedFilesTest {
             assertEquals(sha, Fixtures.sha256(db));
         }
         ProcessResult newerResult = MigrateJar.run("--db", newer.toString());
-        assertTrue(newerResult.stderr().contains("Schema version 30 is newer than version 6"), newerResult.stderr());
+        assertTrue(newerResult.stderr().contains("Schema version 30 is newer than version 17"), newerResult.stderr());
 
+        // the agent's own version-17 file, kept at 6: refused, unchanged
+        Path latest = HermesFixture.V17.copyInto(Files.createDirectory(dir.resolve("latest")));
+        ProcessResult kept = MigrateJar.run("--db", latest.toString(), "--to", "6");
+        String refusal = kept.userError(MigrateJar.PROGRAM);
+        assertTrue(refusal.startsWith(MigrateJar.PROGRAM + ": Schema version 17 is newer than version 6"), refusal);
+        assertEquals(Fixtures.originalSha256(HermesFixture.V17.fileName), Fixtures.sha256(latest));
+
+        String usageLine = "usage: hermes-state-migrate --db PATH|postgresql://USER:PASSWORD@HOST:PORT/DB [--schema NAME]"
+                + " [--to 6|17] [--dry-run]\n";
         ProcessResult usage = MigrateJar.run("--database", "x.db");
         assertEquals(2, usage.exitCode(), usage.toString());
-        assertEquals("unknown argument: --database\nusage: hermes-state-migrate"
-                + " --db PATH|postgresql://USER:PASSWORD@HOST:PORT/DB [--schema NAME] [--dry-run]\n", usage.stderr());
+        assertEquals("unknown argument: --database\n" + usageLine, usage.stderr());
         assertFalse(Files.exists(Path.of("x.db")));
+        ProcessResult badTarget = MigrateJar.run("--db", dir.resolve("new.db").toString(), "--to", "16");
+        assertEquals(2, badTarget.exitCode(), badTarget.toString());
+        assertEquals("--to takes 6 or 17, not 16\n" + usageLine, badTarget.stderr());
+        assertFalse(Files.exists(dir.resolve("new.db")));
     }
 
     private static <T extends HermesStateException> T assertRefused(Path db, Class<T> type, Executable call) throws Exception {

@@ -1,17 +1,25 @@
 package dev.hermes.state.it.migrations;
 
 import dev.hermes.state.it.SqlRows;
+import dev.hermes.state.testsupport.Fixtures;
 import org.sqlite.SQLiteConfig;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * Reads what a database file really holds, on read-only connections opened independently of the
@@ -115,6 +123,81 @@ final class SqliteDb {
             }
         }
         return tables;
+    }
+
+    /** The tables hermes-state adds to a file (Liquibase's and its own): the agent's own files never hold them. */
+    static final Set<String> OWN_TABLES = Set.of("DATABASECHANGELOG", "DATABASECHANGELOGLOCK", "hermes_state_window",
+            "hermes_state_window_message");
+
+    /**
+     * sha256 of every row of FTS5's shadow tables (those of messages_fts and messages_fts_trigram): equal
+     * digests mean the two files hold the same index, block for block. See {@link #digest}.
+     */
+    static String fullTextDigest(Path db) throws SQLException {
+        return digest(db, true);
+    }
+
+    /**
+     * sha256 of every row of every other table of the agent's (sessions, messages, schema_version, state_meta,
+     * compression_locks, sqlite_sequence, and another application's): not hermes-state's own. See {@link #digest}.
+     */
+    static String rowsDigest(Path db) throws SQLException {
+        return digest(db, false);
+    }
+
+    /**
+     * The digest of some tables' rows, independent of column order and row order and exact for every
+     * value: per table (by name) its column names (sorted) and its rows, each value with its SQLite storage
+     * class (a REAL by its bits, a BLOB in hex, TEXT length-prefixed), the rows sorted.
+     */
+    private static String digest(Path db, boolean fullText) throws SQLException {
+        StringBuilder canonical = new StringBuilder();
+        try (Connection connection = readOnly(db)) {
+            for (List<Object> table : SqlRows.query(connection, "SELECT name FROM sqlite_master WHERE type = 'table'"
+                    + " AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name")) {
+                String name = (String) table.get(0);
+                if (OWN_TABLES.contains(name) || name.startsWith("messages_fts_") != fullText) {
+                    continue;
+                }
+                List<String> columns = new ArrayList<>();
+                for (List<Object> column : SqlRows.query(connection, "SELECT name FROM pragma_table_info(?) ORDER BY name", name)) {
+                    columns.add((String) column.get(0));
+                }
+                String list = columns.stream().map(c -> '"' + c + '"').collect(Collectors.joining(", "));
+                List<String> rows = new ArrayList<>();
+                try (Statement statement = connection.createStatement();
+                     ResultSet result = statement.executeQuery("SELECT " + list + " FROM \"" + name + "\"")) {
+                    while (result.next()) {
+                        StringBuilder row = new StringBuilder();
+                        for (int c = 1; c <= columns.size(); c++) {
+                            row.append(canonical(result.getObject(c))).append('|');
+                        }
+                        rows.add(row.toString());
+                    }
+                }
+                Collections.sort(rows);
+                canonical.append("table ").append(name).append(' ').append(columns).append('\n');
+                rows.forEach(row -> canonical.append(row).append('\n'));
+            }
+        }
+        return Fixtures.sha256(canonical.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String canonical(Object value) {
+        if (value == null) {
+            return "null";
+        }
+        if (value instanceof Integer || value instanceof Long) {
+            return "i" + ((Number) value).longValue();
+        }
+        if (value instanceof Double real) {
+            return "r" + Long.toHexString(Double.doubleToLongBits(real));
+        }
+        if (value instanceof byte[] bytes) {
+            return "b" + HexFormat.of().formatHex(bytes);
+        }
+        String text = (String) value;
+        return "t" + text.length() + ":" + text;
     }
 
     /** Message ids and session ids matching an FTS5 query, the MANIFEST's "Raw FTS5" statement. */

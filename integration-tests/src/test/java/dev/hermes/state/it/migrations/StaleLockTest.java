@@ -36,11 +36,11 @@ class StaleLockTest {
         MigrationResult result = Migrator.create().migrate(db);
 
         assertEquals(2, result.fromVersion());
-        assertEquals(6, result.toVersion());
-        assertEquals(22, result.executed().size());
+        assertEquals(17, result.toVersion());
+        assertEquals(74, result.executed().size());
         assertEquals(List.of(Arrays.asList(1, 0, null, null)),
                 SqliteDb.rows(db, "SELECT ID, LOCKED, LOCKGRANTED, LOCKEDBY FROM DATABASECHANGELOGLOCK"));
-        ExpectedSchema.assertVersion6(db, java.util.Set.of());
+        ExpectedSchema.assertVersion17(db, java.util.Set.of(), true);
     }
 
     @Test

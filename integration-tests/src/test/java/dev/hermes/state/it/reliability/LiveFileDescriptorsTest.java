@@ -104,7 +104,7 @@ class LiveFileDescriptorsTest {
             assertEquals(2, third.messageCount("first"));
         }
         Migrator migrator = Migrator.create();
-        assertEquals(Migrator.LATEST_VERSION, migrator.checkReadable(db));
+        assertEquals(StateRepository.DEFAULT_SCHEMA_VERSION, migrator.checkReadable(db));
         assertTrue(migrator.status(hardLink).upToDate());
         assertTrue(migrator.migrate(symlink).fastPath());
         assertTrue(migrator.dryRun(db).fastPath());

@@ -90,7 +90,7 @@ class SameFileStoresTest {
                 }
                 case MIGRATOR -> {
                     Migrator migrator = Migrator.create();
-                    assertEquals(Migrator.LATEST_VERSION, migrator.checkReadable(db));
+                    assertEquals(StateRepository.DEFAULT_SCHEMA_VERSION, migrator.checkReadable(db));
                     assertTrue(migrator.status(hardLink).upToDate());
                     assertTrue(migrator.migrate(symlink).fastPath());
                 }

@@ -146,6 +146,20 @@ END
 FROM sqlite_json_find(doc, member) AS found
 $$
 
+--changeset hermes:v16-function-sqlite-json-valid dbms:postgresql splitStatements:false
+-- Whether a text is JSON as SQLite's json_valid tells it: the tagging steps below are left out where
+-- the agent's own statements would fail on a model_config that is not JSON, as SQLite's are.
+CREATE FUNCTION sqlite_json_valid(doc text) RETURNS boolean
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+BEGIN
+    PERFORM sqlite_json_tokens(doc);
+    RETURN true;
+EXCEPTION WHEN invalid_text_representation THEN
+    RETURN false;
+END
+$$
+
 --changeset hermes:v16-functions-search-path dbms:postgresql splitStatements:false
 -- The functions above call each other in their own schema, and read their operators from pg_catalog,
 -- from whichever search path they are called.
@@ -159,37 +173,14 @@ BEGIN
         pg_catalog.current_schema());
     EXECUTE pg_catalog.format('ALTER FUNCTION sqlite_json_set(text, text, text) SET search_path = %I',
         pg_catalog.current_schema());
-END
-$$
-
---changeset hermes:v16-check-model-config dbms:postgresql splitStatements:false
---preconditions onFail:MARK_RAN
---precondition-sql-check expectedResult:0 SELECT count(*) FROM schema_version WHERE version >= 16
--- Between them, SQLite's two steps below read every session's model_config, and one that is not JSON
--- fails them and so the migration. So it does here, whichever rows PostgreSQL's plans would read, and
--- the error names the first such session (looked for only once one is known to exist).
-DO $$
-DECLARE
-    stored record;
-BEGIN
-    BEGIN
-        PERFORM pg_catalog.count(sqlite_json_tokens(model_config)) FROM sessions;
-    EXCEPTION WHEN invalid_text_representation THEN
-        FOR stored IN SELECT id, model_config FROM sessions WHERE model_config IS NOT NULL ORDER BY rowid LOOP
-            BEGIN
-                PERFORM sqlite_json_tokens(stored.model_config);
-            EXCEPTION WHEN invalid_text_representation THEN
-                RAISE EXCEPTION 'malformed JSON in the model_config of session %', stored.id
-                    USING ERRCODE = 'invalid_text_representation';
-            END;
-        END LOOP;
-    END;
+    EXECUTE pg_catalog.format('ALTER FUNCTION sqlite_json_valid(text) SET search_path = %I',
+        pg_catalog.current_schema());
 END
 $$
 
 --changeset hermes:v16-tag-delegate-children dbms:postgresql splitStatements:false
 --preconditions onFail:MARK_RAN
---precondition-sql-check expectedResult:0 SELECT count(*) FROM schema_version WHERE version >= 16
+--precondition-sql-check expectedResult:0 SELECT (SELECT count(*) FROM schema_version WHERE version >= 16) + (SELECT count(*) FROM sessions WHERE parent_session_id IS NOT NULL AND NOT sqlite_json_valid(COALESCE(model_config, '{}')))
 UPDATE sessions SET model_config = sqlite_json_set(COALESCE(model_config, '{}'), '_delegate_from', parent_session_id)
 WHERE parent_session_id IS NOT NULL
   AND COALESCE(sqlite_json_member(COALESCE(model_config, '{}'), '_delegate_from'), 'null') = 'null'
@@ -200,7 +191,7 @@ WHERE parent_session_id IS NOT NULL
 
 --changeset hermes:v16-tag-orphaned-delegates dbms:postgresql splitStatements:false
 --preconditions onFail:MARK_RAN
---precondition-sql-check expectedResult:0 SELECT count(*) FROM schema_version WHERE version >= 16
+--precondition-sql-check expectedResult:0 SELECT (SELECT count(*) FROM schema_version WHERE version >= 16) + (SELECT count(*) FROM sessions WHERE NOT sqlite_json_valid(COALESCE(model_config, '{}')))
 UPDATE sessions SET model_config = sqlite_json_set(COALESCE(model_config, '{}'), '_delegate_from', '__orphaned__')
 WHERE parent_session_id IS NULL
   AND COALESCE(sqlite_json_member(COALESCE(model_config, '{}'), '_delegate_from'), 'null') = 'null'

@@ -6,6 +6,7 @@ import dev.hermes.state.core.backend.Transaction;
 import dev.hermes.state.core.connection.TestTransactions;
 import dev.hermes.state.core.model.SearchHit;
 import dev.hermes.state.core.model.SearchQuery;
+import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteFile;
@@ -28,7 +29,7 @@ final class SearchDatabases {
     /** A copy of fixture {@code name} in {@code dir}, mode 0600, migrated to version 6. */
     static Path migratedFixture(String name, Path dir) {
         Path copy = Fixtures.copy(name, dir);
-        Migrator.create().migrate(copy);
+        Migrator.create().toVersion(StateRepository.DEFAULT_SCHEMA_VERSION).migrate(copy);
         return copy;
     }
 
