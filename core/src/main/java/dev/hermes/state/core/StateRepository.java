@@ -26,13 +26,16 @@ import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.connection.Database;
 import dev.hermes.state.core.copy.StoreCopy;
 import dev.hermes.state.core.lineage.Lineage;
+import dev.hermes.state.core.listing.RecentSessions;
 import dev.hermes.state.core.listing.RichListing;
+import dev.hermes.state.core.listing.SessionCounts;
 import dev.hermes.state.core.messages.MessageAppends;
 import dev.hermes.state.core.messages.MessageEdits;
 import dev.hermes.state.core.messages.MessagesAroundReads;
 import dev.hermes.state.core.messages.Messages;
 import dev.hermes.state.core.messages.NewMessageRow;
 import dev.hermes.state.core.model.AnchoredView;
+import dev.hermes.state.core.model.ActiveSession;
 import dev.hermes.state.core.model.ChatMessage;
 import dev.hermes.state.core.model.ConversationOptions;
 import dev.hermes.state.core.model.CopyOptions;
@@ -51,6 +54,8 @@ import dev.hermes.state.core.model.RichSession;
 import dev.hermes.state.core.model.SearchHit;
 import dev.hermes.state.core.model.SearchQuery;
 import dev.hermes.state.core.model.Session;
+import dev.hermes.state.core.model.SessionCountQuery;
+import dev.hermes.state.core.model.SessionCwd;
 import dev.hermes.state.core.model.SessionExport;
 import dev.hermes.state.core.model.SavedWindow;
 import dev.hermes.state.core.model.Titles;
@@ -119,6 +124,8 @@ public final class StateRepository implements AutoCloseable {
     private final SessionTitles titles;
     private final Lineage lineage;
     private final RichListing listing;
+    private final SessionCounts counts;
+    private final RecentSessions recent = new RecentSessions();
     private final Backend backend;
     private final Retention retention;
     private final Windows windows;
@@ -142,6 +149,7 @@ public final class StateRepository implements AutoCloseable {
         this.titles = new SessionTitles(backend);
         this.lineage = new Lineage(backend);
         this.listing = new RichListing(lineage, backend);
+        this.counts = new SessionCounts(backend, lineage.kinds());
         this.windows = new Windows(backend, lineage, sessions, messages, appends, titles);
         this.retention = new Retention(sessions, messages, lineage, windows);
         this.deletes = new SessionDeletes(backend, windows);
@@ -476,10 +484,25 @@ public final class StateRepository implements AutoCloseable {
         return database.read("resolving session id " + prefix, transaction -> sessions.resolveId(transaction, prefix));
     }
 
-    /** session_count(source); source null (or empty, as in Hermes) = all. */
+    /**
+     * session_count(source); source null (or empty, as in Hermes) = all. Today's agent (a store at 17)
+     * leaves archived sessions out.
+     */
     public long sessionCount(@Nullable String source) {
-        String sessionSource = Arguments.optionalLabel(source, "source");
-        return database.read("counting sessions", transaction -> sessions.count(transaction, sessionSource));
+        Arguments.optionalLabel(source, "source");
+        return getSessionCount(SessionCountQuery.of(source));
+    }
+
+    /**
+     * session_count with today's agent's filters ({@link SessionCountQuery}): the count that goes with
+     * the rich listing's pages under the same filters.
+     */
+    public long getSessionCount(SessionCountQuery query) {
+        Arguments.required(query, "query");
+        Arguments.optionalLabel(query.source(), "source");
+        query.excludeSources().forEach(excluded -> Arguments.label(excluded, "excluded source"));
+        Arguments.optionalText(query.cwdPrefix(), "cwd prefix");
+        return database.read("counting sessions", transaction -> counts.count(transaction, query));
     }
 
     /** message_count(session_id); sessionId null (or empty, as in Hermes) = all messages. */
@@ -488,12 +511,37 @@ public final class StateRepository implements AutoCloseable {
         return database.read("counting messages", transaction -> messages.count(transaction, id));
     }
 
-    /** search_sessions: all columns, children included, newest started_at first. */
+    /**
+     * search_sessions: all columns, children included; newest started_at first (version 6), most
+     * recently active first (today's agent, see {@link #getSessionsByLastActive}).
+     */
     public List<Session> searchSessions(@Nullable String source, int limit, int offset) {
         String sessionSource = Arguments.optionalLabel(source, "source");
         int rows = Arguments.limit(limit);
         int skip = Arguments.offset(offset);
-        return database.read("listing sessions", transaction -> sessions.list(transaction, sessionSource, rows, skip));
+        return database.read("listing sessions", transaction -> transaction.schema().v17()
+                ? recent.byLastActive(transaction, sessionSource, rows, skip).stream().map(ActiveSession::session).toList()
+                : sessions.list(transaction, sessionSource, rows, skip));
+    }
+
+    /**
+     * search_sessions of today's agent: every session of {@code source} (null or empty = all),
+     * children included, with its last activity (latest message, else start), most recently active
+     * first (then started_at, then id, descending).
+     */
+    public List<ActiveSession> getSessionsByLastActive(@Nullable String source, int limit, int offset) {
+        String sessionSource = Arguments.optionalLabel(source, "source");
+        int rows = Arguments.limit(limit);
+        int skip = Arguments.offset(offset);
+        return database.read("listing sessions", transaction -> recent.byLastActive(transaction, sessionSource, rows, skip));
+    }
+
+    /**
+     * distinct_session_cwds: the working directories sessions ran in, each with its number of
+     * sessions and latest activity, by directory; archived sessions only with {@code includeArchived}.
+     */
+    public List<SessionCwd> getSessionCwds(boolean includeArchived) {
+        return database.read("listing working directories", transaction -> recent.cwds(transaction, includeArchived));
     }
 
     // ------------------------------------------------------------------ messages
@@ -828,11 +876,26 @@ public final class StateRepository implements AutoCloseable {
 
     // ------------------------------------------------------------------ lineage
 
-    /** get_compression_tip: any depth, cycle-safe; unknown ids return themselves. */
+    /**
+     * get_compression_tip: any depth, cycle-safe; unknown ids return themselves. Today's agent follows
+     * only real continuations (no /branch, subagent or tool children) and prefers, among several, the
+     * compressed, then the open, then the most recently active one.
+     */
     public String compressionTip(String sessionId) {
         String id = Arguments.id(sessionId, "session id");
         return database.read("finding the compression tip of session " + id,
                 transaction -> lineage.compressionTip(transaction, id));
+    }
+
+    /**
+     * resolve_resume_session_id: the session whose messages a resume of {@code sessionId} should load:
+     * its compression tip, or further down the latest continuation the last session that has messages;
+     * the tip when none has (an unknown id returns itself).
+     */
+    public String resolveResumeSessionId(String sessionId) {
+        String id = Arguments.id(sessionId, "session id");
+        return database.read("resolving the resume target of session " + id,
+                transaction -> lineage.resumeTarget(transaction, id));
     }
 
     /** The session (depth 0), its parent (1), ... up to its root. Empty for an unknown id. */
@@ -852,37 +915,64 @@ public final class StateRepository implements AutoCloseable {
     // ------------------------------------------------------------------ listing and search
 
     /**
-     * list_sessions_rich (offset paging, Hermes-compatible): sessions newest first with preview and
-     * last_active, children hidden unless asked for, compression roots projected onto their tips.
+     * list_sessions_rich (offset paging, Hermes-compatible): sessions newest first (or by their chain's
+     * last activity) with preview and last_active, children hidden unless asked for (today's agent lists
+     * /branch children and never subagent runs, and hides archived sessions), compression roots
+     * projected onto their tips; the filters of {@link ListSessionsQuery}.
      */
     public List<RichSession> listSessionsRich(ListSessionsQuery query) {
         Arguments.required(query, "query");
         int limit = Arguments.limit(query.limit());
         int offset = Arguments.offset(query.offset());
-        checkSources(query);
+        checkFilters(query);
         return database.read("listing sessions", transaction -> listing.page(transaction, query, limit, offset));
     }
 
-    /** The rich listing with keyset paging: cursor null = first page; the query's offset is ignored; limit ≥ 1. */
+    /**
+     * The rich listing with keyset paging: cursor null = first page; the query's offset is ignored;
+     * limit ≥ 1. A cursor belongs to its order: one of a listing by last activity continues only such a
+     * listing.
+     */
     public Page<RichSession> listSessionsRichPage(ListSessionsQuery query, @Nullable String cursor) {
         Arguments.required(query, "query");
         int limit = Arguments.pageSize(query.limit());
-        checkSources(query);
-        Cursors.Position after = Cursors.sessionsPosition(cursor);
-        return database.read("listing sessions", transaction -> listing.keysetPage(transaction, query, after, limit));
+        checkFilters(query);
+        if (query.orderByLastActive()) {
+            Cursors.activityPosition(cursor); // a malformed cursor fails here, before the read
+        } else {
+            Cursors.sessionsPosition(cursor);
+        }
+        return database.read("listing sessions", transaction -> listing.keysetPage(transaction, query, cursor, limit));
     }
 
-    private static void checkSources(ListSessionsQuery query) {
+    /**
+     * search_sessions_by_id: the listed conversations (by last activity) with a session id containing
+     * {@code query} anywhere in their compression chain, exact ids first, then prefixes, then the rest;
+     * nothing for a blank query or a limit of 0.
+     */
+    public List<RichSession> searchSessionsById(String query, int limit, boolean includeArchived) {
+        String needle = Arguments.text(query, "query");
+        int rows = Arguments.limit(limit);
+        return database.read("searching session ids", transaction -> listing.byId(transaction, needle, rows, includeArchived));
+    }
+
+    private static void checkFilters(ListSessionsQuery query) {
         Arguments.optionalLabel(query.source(), "source");
         for (String excluded : query.excludeSources()) {
             Arguments.label(excluded, "excluded source");
         }
+        Arguments.optionalText(query.cwdPrefix(), "cwd prefix");
+        Arguments.optionalText(query.idQuery(), "id query");
+        Arguments.optionalText(query.searchQuery(), "search query");
     }
 
     /**
-     * search_messages: full-text match of the sanitized query ranked by relevance, with snippet and
-     * context, filters and paging as in {@link SearchQuery}; Hermes' LIKE fallback for CJK text.
-     * Never throws for any query text (only for a failing database).
+     * search_messages: full-text match of the sanitized query ranked by relevance (or by time, see
+     * {@link SearchQuery.Order}), with snippet and context, filters and paging as in {@link SearchQuery};
+     * for CJK text, version 6's LIKE fallback, or today's routing (the trigram index for words of 3 or
+     * more CJK characters, a substring search of content, tool name and tool calls otherwise). Today's
+     * agent also finds tool names and tool-call arguments and leaves rewound messages out. Works on a
+     * read-only store too. Never throws for any query text (only for a failing database).
      */
     public List<SearchHit> searchMessages(SearchQuery query) {
         Arguments.required(query, "query");

@@ -19,22 +19,25 @@ import java.util.Optional;
  * The rich listing must cost the same whatever the size of the store (work only for the page's
  * rows): p50 of list_sessions_rich(limit=20) at the offsets of BENCHMARK.md W3 for S=500 and
  * S=5000 sessions of 40 messages, plus keyset pages and the compression tip of a 1,000-deep chain
- * (milliseconds of CPU time).
+ * (milliseconds of CPU time). With the argument 17, on stores at schema 17 (today's agent's rules: the
+ * listing's JSON marker tests, archived filter, the v17 tip walk), plus the order by last activity
+ * (which walks every listed session's chain, as the agent's does).
  * Not a test: run it by hand (see the report).
  *
- * <pre>java -cp CLASSPATH dev.hermes.state.core.ListingBenchmark</pre>
+ * <pre>java -cp CLASSPATH dev.hermes.state.core.ListingBenchmark [6|17]</pre>
  */
 public final class ListingBenchmark {
     private ListingBenchmark() {
     }
 
     public static void main(String[] args) throws Exception {
+        int version = args.length > 0 ? Integer.parseInt(args[0]) : StateRepository.DEFAULT_SCHEMA_VERSION;
         Path work = Files.createTempDirectory("listing-bench");
         for (int sessions : new int[]{500, 5000}) {
             Path file = work.resolve("s" + sessions + ".db");
-            Migrator.create().toVersion(StateRepository.DEFAULT_SCHEMA_VERSION).migrate(file);
+            Migrator.create().toVersion(version).migrate(file);
             fill(file, sessions, 40);
-            try (StateRepository store = StateRepository.open(file)) {
+            try (StateRepository store = StateRepository.builder().path(file).schemaVersion(version).build()) {
                 StringBuilder line = new StringBuilder("S=" + sessions + ":");
                 for (int offset : new int[]{0, 100, sessions / 2, sessions - 20}) {
                     ListSessionsQuery query = ListSessionsQuery.builder().limit(20).offset(offset).build();
@@ -48,12 +51,18 @@ public final class ListingBenchmark {
                 line.append(String.format(" keyset pages p50 %.2f ms;", keyset));
                 line.append(String.format(" search_sessions offset %d p50 %.2f ms", sessions - 20,
                         p50(() -> store.searchSessions(null, 20, sessions - 20))));
+                if (version >= 17) {
+                    ListSessionsQuery byActivity = ListSessionsQuery.builder().limit(20).orderByLastActive(true).build();
+                    line.append(String.format("; by last activity p50 %.2f ms", p50(() -> store.listSessionsRich(byActivity))));
+                    line.append(String.format("; session_count(exclude_children) p50 %.2f ms", p50(() -> store.getSessionCount(
+                            dev.hermes.state.core.model.SessionCountQuery.builder().excludeChildren(true).build()))));
+                }
                 System.out.println(line);
             }
         }
         Path chain = work.resolve("chain.db");
-        Migrator.create().toVersion(StateRepository.DEFAULT_SCHEMA_VERSION).migrate(chain);
-        try (StateRepository store = StateRepository.open(chain)) {
+        Migrator.create().toVersion(version).migrate(chain);
+        try (StateRepository store = StateRepository.builder().path(chain).schemaVersion(version).build()) {
             store.inWriteTransaction(dsl -> {
                 for (int hop = 0; hop <= 1000; hop++) {
                     dsl.insertInto(dev.hermes.state.db.Tables.SESSIONS)

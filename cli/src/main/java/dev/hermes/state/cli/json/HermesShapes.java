@@ -1,10 +1,12 @@
 package dev.hermes.state.cli.json;
 
+import dev.hermes.state.core.model.ActiveSession;
 import dev.hermes.state.core.model.LineageNode;
 import dev.hermes.state.core.model.Message;
 import dev.hermes.state.core.model.RichSession;
 import dev.hermes.state.core.model.SearchHit;
 import dev.hermes.state.core.model.Session;
+import dev.hermes.state.core.model.SessionCwd;
 import dev.hermes.state.core.model.SessionExport;
 
 import java.util.AbstractList;
@@ -142,6 +144,12 @@ public final class HermesShapes {
      */
     public static Map<String, Object> rich(RichSession r) {
         Map<String, Object> row = session(r.session());
+        RichSession.Workspace workspace = r.workspace();
+        if (workspace != null) { // a projected row's are the tip's, not its root's
+            row.put("cwd", workspace.cwd());
+            row.put("git_branch", workspace.gitBranch());
+            row.put("git_repo_root", workspace.gitRepoRoot());
+        }
         row.put("preview", r.preview());
         row.put("last_active", r.lastActive());
         if (r.lineageRootId() != null) {
@@ -152,6 +160,30 @@ public final class HermesShapes {
 
     public static List<Map<String, Object>> richRows(List<RichSession> rows) {
         return shapedEach(rows, HermesShapes::rich);
+    }
+
+    /** A {@code search_sessions} row of today's agent: every column plus {@code last_active}. */
+    public static Map<String, Object> activeSession(ActiveSession s) {
+        Map<String, Object> row = session(s.session());
+        row.put("last_active", s.lastActive());
+        return row;
+    }
+
+    public static List<Map<String, Object>> activeSessions(List<ActiveSession> sessions) {
+        return shapedEach(sessions, HermesShapes::activeSession);
+    }
+
+    /** A {@code distinct_session_cwds} row. */
+    public static Map<String, Object> sessionCwd(SessionCwd c) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("cwd", c.cwd());
+        row.put("sessions", c.sessions());
+        row.put("last_active", c.lastActive());
+        return row;
+    }
+
+    public static List<Map<String, Object>> sessionCwds(List<SessionCwd> cwds) {
+        return shapedEach(cwds, HermesShapes::sessionCwd);
     }
 
     /** A {@code search_messages} hit, with its three-message {@code context}. */

@@ -10,7 +10,7 @@ import dev.hermes.state.core.model.TokenUsage;
 import java.util.List;
 import java.util.Map;
 
-/** The RPC methods of sessions and their titles: create, end, reopen, token counts, read, resolve, count. */
+/** The RPC methods of sessions and their titles: create, end, reopen, token counts, read, resolve. */
 final class SessionMethods {
     private SessionMethods() {
     }
@@ -176,19 +176,9 @@ final class SessionMethods {
             String reference = p.requiredString("session_id_or_prefix");
             return store -> store.get().resolveSessionId(reference).orElse(null);
         });
-        methods.add("session_count", List.of("source"), p -> {
-            String source = p.string("source");
-            return store -> store.get().sessionCount(source);
-        });
         methods.add("message_count", List.of("session_id"), p -> {
             String id = p.string("session_id");
             return store -> store.get().messageCount(id);
-        });
-        methods.add("search_sessions", List.of("source", "limit", "offset"), p -> {
-            String source = p.string("source");
-            int limit = p.count("limit", 20);
-            int offset = p.count("offset", 0);
-            return store -> HermesShapes.sessions(store.get().searchSessions(source, limit, offset));
         });
 
         // ---- titles

@@ -1,11 +1,13 @@
 package dev.hermes.state.cli.json;
 
+import dev.hermes.state.core.model.ActiveSession;
 import dev.hermes.state.core.model.LineageNode;
 import dev.hermes.state.core.model.Message;
 import dev.hermes.state.core.model.MessageContent;
 import dev.hermes.state.core.model.RichSession;
 import dev.hermes.state.core.model.SearchHit;
 import dev.hermes.state.core.model.Session;
+import dev.hermes.state.core.model.SessionCwd;
 import dev.hermes.state.core.model.SessionExport;
 import org.junit.jupiter.api.Test;
 
@@ -17,6 +19,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class HermesShapesTest {
     private static final Instant STARTED = Instant.ofEpochSecond(1773133200L, 123_456_000);
@@ -78,6 +81,30 @@ class HermesShapesTest {
         List<String> keys = new ArrayList<>(SESSION_COLUMNS);
         keys.addAll(List.of("preview", "last_active"));
         assertEquals(keys, List.copyOf(row.keySet()));
+    }
+
+    @Test
+    void aRichRowOfAStoreWithWorkspacesShowsItsWorkspace() {
+        Map<String, Object> row = HermesShapes.rich(new RichSession(session("tip", "t"), "", STARTED, "root",
+                new RichSession.Workspace("/repo/b", "main", null)));
+        assertEquals("/repo/b", row.get("cwd"));
+        assertEquals("main", row.get("git_branch"));
+        assertTrue(row.containsKey("git_repo_root"));
+        assertNull(row.get("git_repo_root"));
+        assertEquals("root", row.get("_lineage_root_id"));
+    }
+
+    @Test
+    void searchSessionsOfTodaysAgentAddsLastActiveAndCwdsHaveTheirThreeKeys() {
+        Map<String, Object> row = HermesShapes.activeSession(new ActiveSession(session("s", null), STARTED.plusSeconds(5)));
+        List<String> keys = new ArrayList<>(SESSION_COLUMNS);
+        keys.add("last_active");
+        assertEquals(keys, List.copyOf(row.keySet()));
+        assertEquals(STARTED.plusSeconds(5), row.get("last_active"));
+        assertEquals(Map.of("cwd", "/repo", "sessions", 2L, "last_active", STARTED),
+                HermesShapes.sessionCwd(new SessionCwd("/repo", 2, STARTED)));
+        assertEquals(List.of("cwd", "sessions", "last_active"),
+                List.copyOf(HermesShapes.sessionCwd(new SessionCwd("/repo", 2, STARTED)).keySet()));
     }
 
     @Test

@@ -177,10 +177,17 @@ class RpcServerTest {
         assertEquals(List.of("session_id", "source", "model", "model_config", "system_prompt", "user_id",
                 "session_key", "chat_id", "chat_type", "thread_id", "parent_session_id", "cwd"),
                 RpcMethods.find("create_session").parameters());
-        assertEquals(List.of("source", "exclude_sources", "limit", "offset", "include_children",
-                "project_compression_tips"), RpcMethods.find("list_sessions_rich").parameters());
-        assertEquals(List.of("query", "source_filter", "exclude_sources", "role_filter", "limit", "offset"),
-                RpcMethods.find("search_messages").parameters());
+        // the finding methods take today's agent's keywords (schema 17), in its order
+        assertEquals(List.of("source", "exclude_sources", "cwd_prefix", "limit", "offset", "include_children",
+                "min_message_count", "project_compression_tips", "order_by_last_active", "include_archived",
+                "archived_only", "id_query", "search_query"), RpcMethods.find("list_sessions_rich").parameters());
+        assertEquals(List.of("query", "source_filter", "exclude_sources", "role_filter", "limit", "offset", "sort",
+                "include_inactive"), RpcMethods.find("search_messages").parameters());
+        assertEquals(List.of("source", "cwd_prefix", "min_message_count", "include_archived", "archived_only",
+                "exclude_children", "exclude_sources"), RpcMethods.find("session_count").parameters());
+        assertEquals(List.of("query", "limit", "include_archived"), RpcMethods.find("search_sessions_by_id").parameters());
+        assertEquals(List.of("include_archived"), RpcMethods.find("distinct_session_cwds").parameters());
+        assertEquals(List.of("session_id"), RpcMethods.find("resolve_resume_session_id").parameters());
         assertEquals(List.of("older_than_days", "source", "sessions_dir"), RpcMethods.find("prune_sessions").parameters());
     }
 

@@ -6,6 +6,7 @@ import org.jooq.Field;
 import org.jooq.JSON;
 import org.jooq.SQLDialect;
 import org.jooq.Table;
+import org.jspecify.annotations.Nullable;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -117,6 +118,32 @@ public interface Backend {
      * (no wildcards), with Hermes' case rules (SQLite's LIKE: ASCII letters case-insensitive).
      */
     Condition startsWith(Field<String> field, String prefix);
+
+    /**
+     * {@code value LIKE pattern} by SQLite's rules, which Hermes' queries rely on: ASCII letters match
+     * either case, other characters only themselves; {@code escape} makes the next character literal
+     * (null: no escape character, as a LIKE without ESCAPE on SQLite, where a backslash is a plain
+     * character).
+     */
+    Condition like(Field<String> value, Field<String> pattern, @Nullable Character escape);
+
+    /**
+     * The stored content starts with the agent's marker of structured content (SQLite's NUL one, or
+     * PostgreSQL's SOH one: {@code core.rows.StoredContent}), tested without reading the whole text.
+     */
+    Condition isStructuredContent(Field<String> content);
+
+    /** SQLite's {@code lower()}: ASCII letters to lower case, every other character kept. */
+    Field<String> asciiLower(Field<String> text);
+
+    /**
+     * SQLite's {@code json_extract(COALESCE(document, '{}'), '$.member') IS NULL}: the JSON object has no
+     * such member or it is null (Hermes' markers in {@code model_config}: {@code _delegate_from},
+     * {@code _branched_from}). A document that is not an object has no member; one that is not JSON fails
+     * the statement (as on SQLite) unless it cannot hold the member at all. {@code schema} is the store's
+     * (an engine may read the member with functions its schema has only from some version on).
+     */
+    Condition jsonMemberIsNull(Field<?> document, String member, StoreSchema schema);
 
     /**
      * Whether the database has {@code table}, read in {@code transaction} without failing it. For

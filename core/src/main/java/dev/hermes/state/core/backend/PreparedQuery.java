@@ -99,6 +99,13 @@ public final class PreparedQuery {
         return new PreparedQuery(schema -> definition.get(), true, rowFields.toArray(Field<?>[]::new), parameters);
     }
 
+    /** As {@link #of(Function, String...)}, with the rows read as {@code rowFields} (for rows of a derived table, say). */
+    public static PreparedQuery of(Function<StoreSchema, ? extends Query> definition, List<Field<?>> rowFields,
+                                   List<String> parameters) {
+        return new PreparedQuery(schema -> definition.apply(Objects.requireNonNull(schema)), false,
+                rowFields.toArray(Field<?>[]::new), parameters);
+    }
+
     /**
      * A parameter for a JSON column, bound as plain text: the values are JSON text already (or, in a
      * file the Python agent wrote, any text), so nothing may cast or check them on the way in.

@@ -2,11 +2,13 @@ package dev.hermes.state.core.lineage;
 
 import dev.hermes.state.core.backend.Backend;
 import dev.hermes.state.core.backend.PreparedQuery;
+import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.backend.Transaction;
 import dev.hermes.state.core.model.LineageNode;
 import dev.hermes.state.core.model.Session;
 import dev.hermes.state.core.rows.EpochSeconds;
 import dev.hermes.state.core.rows.Rows;
+import dev.hermes.state.db.tables.Messages;
 import dev.hermes.state.db.tables.Sessions;
 import org.jooq.CommonTableExpression;
 import org.jooq.Condition;
@@ -21,15 +23,19 @@ import org.jooq.Table;
 import org.jooq.impl.DSL;
 
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
+import static dev.hermes.state.db.Tables.MESSAGES;
 import static dev.hermes.state.db.Tables.SESSIONS;
 
 /**
@@ -42,12 +48,31 @@ public final class Lineage {
     /** The end reason of a session that was compressed into a child that continues it. */
     public static final String COMPRESSION = "compression";
 
+    /** The most hops the v17 tip walk takes (the agent's bound); a longer chain ends there. */
+    static final int TIP_WALK_BOUND = 100;
+    /** The most sessions the resume walk visits below the tip (the agent's bound). */
+    static final int RESUME_WALK_BOUND = 32;
+
     private final Backend backend;
+    private final SessionKinds kinds;
     private final PreparedQuery tipQuery;
+    private final PreparedQuery continuationQuery;
+    private final PreparedQuery newestChildQuery;
+    private final PreparedQuery hasMessagesQuery;
 
     public Lineage(Backend backend) {
         this.backend = backend;
+        this.kinds = new SessionKinds(backend);
         this.tipQuery = PreparedQuery.of(this::tipQuery, "sessionId");
+        this.continuationQuery = PreparedQuery.of(this::continuationQuery, "sessionId");
+        this.newestChildQuery = PreparedQuery.of(this::newestChildQuery, "sessionId");
+        this.hasMessagesQuery = PreparedQuery.of(() -> DSL.selectOne().from(MESSAGES)
+                .where(MESSAGES.SESSION_ID.eq(DSL.param("sessionId", String.class))).limit(DSL.inline(1)), "sessionId");
+    }
+
+    /** What decides which children continue a chain: today's agent's rules, the file's markers. */
+    public SessionKinds kinds() {
+        return kinds;
     }
 
     /**
@@ -58,8 +83,99 @@ public final class Lineage {
      * over the parent index. An unknown id is its own tip.
      */
     public String compressionTip(Transaction transaction, String sessionId) throws SQLException {
+        if (transaction.schema().v17()) {
+            return compressionTipV17(transaction, sessionId);
+        }
         Result<Record> tip = tipQuery.fetch(transaction, sessionId);
         return tip.isEmpty() ? sessionId : tip.get(0).get(0, String.class);
+    }
+
+    /**
+     * get_compression_tip by today's agent's rules: from a session that ended {@code compression}, step
+     * to the child that {@linkplain SessionKinds#mayContinue may continue} it (when it started does not
+     * matter: a continuation may be written before its parent's end), preferring one that was itself
+     * compressed, then one still open, then the one with the newest message (else start), then the
+     * latest started, then the greatest id; at most {@value #TIP_WALK_BOUND} hops, and a session seen
+     * before ends the walk (a parent cycle).
+     */
+    private String compressionTipV17(Transaction transaction, String sessionId) throws SQLException {
+        String current = sessionId;
+        Set<String> seen = new HashSet<>();
+        seen.add(current);
+        for (int hop = 0; hop < TIP_WALK_BOUND; hop++) {
+            Result<Record> next = continuationQuery.fetch(transaction, current);
+            if (next.isEmpty()) {
+                return current;
+            }
+            String child = next.get(0).get(0, String.class);
+            if (child == null || child.isEmpty() || !seen.add(child)) {
+                return current;
+            }
+            current = child;
+        }
+        return current;
+    }
+
+    /** One hop of {@link #compressionTipV17}: the preferred continuation of a session that ended compression. */
+    private ResultQuery<?> continuationQuery(StoreSchema schema) {
+        Sessions parent = SESSIONS.as("parent");
+        Sessions child = SESSIONS.as("child");
+        Messages latest = MESSAGES.as("latest");
+        Field<Instant> lastMessage = DSL.select(DSL.max(latest.TIMESTAMP)).from(latest)
+                .where(latest.SESSION_ID.eq(child.ID)).asField();
+        Field<Integer> preference = DSL.when(child.END_REASON.eq(DSL.inline(COMPRESSION)), DSL.inline(0))
+                .when(child.ENDED_AT.isNull(), DSL.inline(1))
+                .otherwise(DSL.inline(2));
+        return DSL.select(child.ID)
+                .from(parent)
+                .join(child).on(child.PARENT_SESSION_ID.eq(parent.ID))
+                .where(parent.ID.eq(DSL.param("sessionId", String.class)))
+                .and(parent.END_REASON.eq(DSL.inline(COMPRESSION)))
+                .and(kinds.mayContinue(child, schema))
+                .orderBy(preference.asc(), DSL.coalesce(lastMessage, child.STARTED_AT).desc(), child.STARTED_AT.desc(),
+                        child.ID.desc())
+                .limit(DSL.inline(1));
+    }
+
+    /**
+     * resolve_resume_session_id: the session a resume of {@code sessionId} should load. First its
+     * {@linkplain #compressionTip compression tip}; then, from there, down the latest-started child that
+     * {@linkplain SessionKinds#mayContinue may continue} its parent (whatever the parent's end), the last
+     * session on that path that has messages; the tip when none has. At most
+     * {@value #RESUME_WALK_BOUND} sessions; a session seen before ends the path.
+     */
+    public String resumeTarget(Transaction transaction, String sessionId) throws SQLException {
+        String tip = compressionTip(transaction, sessionId);
+        String current = tip;
+        Set<String> seen = new HashSet<>();
+        seen.add(current);
+        String best = null;
+        for (int step = 0; step < RESUME_WALK_BOUND; step++) {
+            if (!hasMessagesQuery.fetch(transaction, current).isEmpty()) {
+                best = current;
+            }
+            Result<Record> child = newestChildQuery.fetch(transaction, current);
+            if (child.isEmpty()) {
+                break;
+            }
+            String childId = child.get(0).get(0, String.class);
+            if (childId == null || childId.isEmpty() || !seen.add(childId)) {
+                break;
+            }
+            current = childId;
+        }
+        return best != null ? best : tip;
+    }
+
+    /** The latest-started child of a session that may continue it (ties: the greatest id). */
+    private ResultQuery<?> newestChildQuery(StoreSchema schema) {
+        Sessions child = SESSIONS.as("child");
+        return DSL.select(child.ID)
+                .from(child)
+                .where(child.PARENT_SESSION_ID.eq(DSL.param("sessionId", String.class)))
+                .and(kinds.mayContinue(child, schema))
+                .orderBy(child.STARTED_AT.desc(), child.ID.desc())
+                .limit(DSL.inline(1));
     }
 
     /**

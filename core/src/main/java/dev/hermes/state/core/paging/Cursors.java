@@ -16,6 +16,7 @@ public final class Cursors {
     private static final String MESSAGES_KIND = "m1";
     /** A position in a session's messages by id alone (the rules of schema 17 order them so). */
     private static final String MESSAGE_IDS_KIND = "m2";
+    private static final String ACTIVITY_KIND = "a1";
 
     private Cursors() {
     }
@@ -26,6 +27,31 @@ public final class Cursors {
 
     /** A position in a session's messages: timestamp ascending, then id ascending. */
     public record MessagePosition(double timestamp, long id) {
+    }
+
+    /**
+     * A position in the session listing by last activity: the chain's newest activity, then
+     * started_at, then id, all descending.
+     */
+    public record ActivityPosition(double activity, double startedAt, String id) {
+    }
+
+    public static String sessionsByActivity(double activity, double startedAt, String id) {
+        return encode(ACTIVITY_KIND + ":" + Long.toHexString(Double.doubleToLongBits(activity)) + ":"
+                + Long.toHexString(Double.doubleToLongBits(startedAt)) + ":" + id);
+    }
+
+    /** The position of a cursor of the listing by last activity; null for a null cursor (the first page). */
+    public static @Nullable ActivityPosition activityPosition(@Nullable String cursor) {
+        if (cursor == null) {
+            return null;
+        }
+        String[] parts = decode(cursor, ACTIVITY_KIND);
+        String[] rest = parts[2].split(":", 2);
+        if (rest.length != 2 || rest[1].isEmpty()) {
+            throw invalid(cursor);
+        }
+        return new ActivityPosition(timestamp(parts[1], cursor), timestamp(rest[0], cursor), rest[1]);
     }
 
     public static String sessions(double startedAt, String id) {

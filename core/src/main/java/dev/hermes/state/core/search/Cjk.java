@@ -14,6 +14,11 @@ final class Cjk {
         return text != null && text.codePoints().anyMatch(Cjk::isCjk);
     }
 
+    /** The number of CJK code points in {@code text}. */
+    static int count(String text) {
+        return (int) text.codePoints().filter(Cjk::isCjk).count();
+    }
+
     static boolean isCjk(int codePoint) {
         return between(codePoint, 0x4E00, 0x9FFF)       // CJK unified ideographs
                 || between(codePoint, 0x3400, 0x4DBF)   // extension A

@@ -53,11 +53,20 @@ public final class SearchTerms {
 
     /** The terms of {@code text} that can match; empty when nothing can (null, blank, only punctuation or operators). */
     public static List<Term> parse(@Nullable String text) {
+        return parse(text, false);
+    }
+
+    /**
+     * As {@link #parse(String)}; with {@code v17} (today's agent's sanitizer) a {@code :} outside a phrase
+     * separates words like a space (the agent strips FTS5's column operator), and an operator word left
+     * alone by dropping the leading one stays (the agent drops a trailing one only after whitespace).
+     */
+    public static List<Term> parse(@Nullable String text, boolean v17) {
         if (text == null) {
             return List.of();
         }
-        List<Item> items = lex(withoutControlCharacters(text));
-        dropLeadingAndTrailingOperatorWord(items);
+        List<Item> items = lex(withoutControlCharacters(text), v17 ? SPECIAL + ":" : SPECIAL);
+        dropLeadingAndTrailingOperatorWord(items, v17);
         return terms(items);
     }
 
@@ -86,17 +95,17 @@ public final class SearchTerms {
     }
 
     /** Splits the text into balanced phrases and the words between them (Hermes steps 1-3). */
-    private static List<Item> lex(String text) {
+    private static List<Item> lex(String text, String special) {
         List<Item> items = new ArrayList<>();
         int position = 0;
         while (position < text.length()) {
             int open = text.indexOf('"', position);
             int close = open < 0 ? -1 : text.indexOf('"', open + 1);
             if (close < 0) {
-                addWords(text.substring(position), items);
+                addWords(text.substring(position), items, special);
                 break;
             }
-            addWords(text.substring(position, open), items);
+            addWords(text.substring(position, open), items, special);
             int after = close + 1;
             boolean prefix = after < text.length() && text.charAt(after) == '*';
             items.add(new Item(Kind.PHRASE, text.substring(open + 1, close), prefix));
@@ -106,10 +115,10 @@ public final class SearchTerms {
         return items;
     }
 
-    private static void addWords(String segment, List<Item> items) {
+    private static void addWords(String segment, List<Item> items, String special) {
         StringBuilder spaced = new StringBuilder(segment.length());
         segment.codePoints().forEach(codePoint ->
-                spaced.appendCodePoint(SPECIAL.indexOf(codePoint) >= 0 ? ' ' : codePoint));
+                spaced.appendCodePoint(special.indexOf(codePoint) >= 0 ? ' ' : codePoint));
         for (String chunk : splitOnWhitespace(spaced.toString())) {
             if (isOperator(chunk)) {
                 items.add(new Item(Kind.OPERATOR, chunk, false));
@@ -145,11 +154,11 @@ public final class SearchTerms {
     }
 
     /** Hermes step 4: one leading and one trailing operator word, in any case, are dropped. */
-    private static void dropLeadingAndTrailingOperatorWord(List<Item> items) {
+    private static void dropLeadingAndTrailingOperatorWord(List<Item> items, boolean v17) {
         if (!items.isEmpty() && items.get(0).isOperatorWord()) {
             items.remove(0);
         }
-        if (!items.isEmpty() && items.get(items.size() - 1).isOperatorWord()) {
+        if (items.size() > (v17 ? 1 : 0) && items.get(items.size() - 1).isOperatorWord()) {
             items.remove(items.size() - 1);
         }
     }

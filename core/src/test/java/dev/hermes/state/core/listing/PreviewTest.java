@@ -9,8 +9,15 @@ class PreviewTest {
 
     @Test
     void previewRuleOnItsOwn() {
-        assertEquals("", RichListing.preview(null));
-        assertEquals("", RichListing.preview("   "));
-        assertEquals("abc", RichListing.preview("\t abc \u00a0"));
+        assertEquals("", RichListing.preview(null, true));
+        assertEquals("", RichListing.preview("   ", true));
+        assertEquals("abc", RichListing.preview("\t abc \u00a0", true));
+    }
+
+    /** SQLite's substr reads structured content (its NUL marker) as empty; PostgreSQL's SOH marker previews alike. */
+    @Test
+    void structuredContentPreviewsAsEmptyOnBothEngines() {
+        assertEquals("", RichListing.preview("\u0001json:[{\"type\": \"text\", \"text\": \"Which nebula", false));
+        assertEquals("\u0001json:[", RichListing.preview("\u0001json:[", true));
     }
 }

@@ -4,6 +4,7 @@ import dev.hermes.state.HermesStateException;
 import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.core.backend.Backend;
 import dev.hermes.state.core.backend.MessageSearch;
+import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.backend.Transaction;
 import dev.hermes.state.postgresql.PostgresErrors;
 import dev.hermes.state.postgresql.PostgresPool;
@@ -213,10 +214,52 @@ public final class PostgresBackend implements Backend {
     @Override
     public Condition startsWith(Field<String> field, String prefix) {
         String escaped = asciiLower(prefix).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
-        return asciiLower(field).like(escaped + "%", LIKE_ESCAPE);
+        return lowerAscii(field).like(escaped + "%", LIKE_ESCAPE);
     }
 
-    static Field<String> asciiLower(Field<String> field) {
+    /** PostgreSQL's text cannot hold NUL: only the SOH marker can be stored. */
+    @Override
+    public Condition isStructuredContent(Field<String> content) {
+        return structuredContent(content);
+    }
+
+    static Condition structuredContent(Field<String> content) {
+        return DSL.condition("pg_catalog.left({0}, 6) = pg_catalog.chr(1) || 'json:'", content);
+    }
+
+    /** SQLite's LIKE: both sides' ASCII letters lower-cased; no ESCAPE clause means no escape character at all. */
+    @Override
+    public Condition like(Field<String> value, Field<String> pattern, @Nullable Character escape) {
+        return escape == null
+                ? DSL.condition("{0} LIKE {1} ESCAPE ''", lowerAscii(value), lowerAscii(pattern))
+                : lowerAscii(value).like(lowerAscii(pattern), escape);
+    }
+
+    @Override
+    public Field<String> asciiLower(Field<String> text) {
+        return lowerAscii(text);
+    }
+
+    /**
+     * The schema's {@code sqlite_json_member} (version 16 on), which reads the text as SQLite does, for
+     * the documents that may hold the member; a text without the member's name and without any escape
+     * cannot, and is not read (most documents: the function tokenizes the whole text). Before version 16
+     * PostgreSQL's own parser reads the few candidates (a duplicate key is then taken at its last
+     * occurrence, not its first, and a NaN fails).
+     */
+    @Override
+    public Condition jsonMemberIsNull(Field<?> document, String member, StoreSchema schema) {
+        Condition cannotHold = DSL.condition("pg_catalog.strpos({0}, {1}) = 0 AND pg_catalog.strpos({0}, {2}) = 0",
+                document, DSL.inline(member), DSL.inline("\\"));
+        Condition absent = schema.version() >= 16
+                ? DSL.condition("coalesce(sqlite_json_member(coalesce({0}, '{}'), {1}), 'null') = 'null'",
+                        document, DSL.inline(member))
+                : DSL.condition("(CAST(coalesce({0}, '{}') AS jsonb) OPERATOR(pg_catalog.->>) {1}) IS NULL",
+                        document, DSL.inline(member));
+        return document.isNull().or(cannotHold).or(absent);
+    }
+
+    static Field<String> lowerAscii(Field<String> field) {
         return DSL.field("pg_catalog.translate({0}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')",
                 String.class, field);
     }

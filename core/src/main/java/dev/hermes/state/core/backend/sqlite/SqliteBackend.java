@@ -4,6 +4,7 @@ import dev.hermes.state.HermesStateException;
 import dev.hermes.state.core.backend.Backend;
 import dev.hermes.state.core.backend.MessageSearch;
 import dev.hermes.state.core.backend.PreparedQuery;
+import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.backend.Transaction;
 import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteErrors;
@@ -210,6 +211,35 @@ public final class SqliteBackend implements Backend {
     public Condition startsWith(Field<String> field, String prefix) {
         String escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
         return field.like(escaped + "%", LIKE_ESCAPE);
+    }
+
+    @Override
+    public Condition like(Field<String> value, Field<String> pattern, @Nullable Character escape) {
+        return escape == null ? value.like(pattern) : value.like(pattern, escape);
+    }
+
+    /**
+     * On the bytes: SQLite's text functions (substr, LIKE, replace) stop at a NUL, so the NUL marker's
+     * text reads as empty to them; a BLOB's substr does not.
+     */
+    @Override
+    public Condition isStructuredContent(Field<String> content) {
+        return structuredContent(content);
+    }
+
+    static Condition structuredContent(Field<String> content) {
+        return DSL.condition("substr(CAST({0} AS BLOB), 1, 6) IN (X'006A736F6E3A', X'016A736F6E3A')", content);
+    }
+
+    /** SQLite's own lower(): without ICU (sqlite-jdbc has none) it changes ASCII letters only. */
+    @Override
+    public Field<String> asciiLower(Field<String> text) {
+        return DSL.lower(text);
+    }
+
+    @Override
+    public Condition jsonMemberIsNull(Field<?> document, String member, StoreSchema schema) {
+        return DSL.condition("json_extract(coalesce({0}, '{}'), {1}) IS NULL", document, DSL.inline("$." + member));
     }
 
     @Override
