@@ -1,5 +1,6 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.core.model.SchemaRules;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.model.ChatMessage;
@@ -39,7 +40,7 @@ class MessagesKeptAtSixTest extends FreshStoreTest {
 
     @Test
     void theStoreSaysItFollowsSchemaSix() {
-        assertEquals(StoreSchema.Rules.V6, store.schemaRules());
+        assertEquals(SchemaRules.V6, store.schemaRules());
     }
 
     @Test

@@ -1,10 +1,10 @@
 package dev.hermes.state.langchain4j;
 
+import dev.hermes.state.core.model.SchemaRules;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.model.Message;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.StateRepository;
-import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.model.WindowEntry;
 import dev.hermes.state.memory.ConversationWindows;
 import dev.hermes.state.memory.Conversations;
@@ -75,7 +75,7 @@ public final class HermesChatMemoryStore implements ChatMemoryStore {
             throw new InvalidArgumentException("The messages must not be null");
         }
         // a store that follows the rules of schema 17 keeps structured content: user messages may carry images
-        boolean multimodal = store.schemaRules() == StoreSchema.Rules.V17;
+        boolean multimodal = store.schemaRules() == SchemaRules.V17;
         List<WindowEntry> window = new ArrayList<>(messages.size());
         for (ChatMessage message : messages) {
             NewMessage row = LangChain4jMessages.toRow(message, multimodal);

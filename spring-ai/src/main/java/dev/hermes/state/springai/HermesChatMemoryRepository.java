@@ -1,9 +1,9 @@
 package dev.hermes.state.springai;
 
+import dev.hermes.state.core.model.SchemaRules;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.StateRepository;
-import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.model.WindowEntry;
 import dev.hermes.state.memory.ConversationWindows;
 import dev.hermes.state.memory.Conversations;
@@ -76,7 +76,7 @@ public final class HermesChatMemoryRepository implements ChatMemoryRepository {
             throw new InvalidArgumentException("The messages must not be null");
         }
         // a store that follows the rules of schema 17 keeps structured content: user messages may carry images
-        boolean multimodal = store.schemaRules() == StoreSchema.Rules.V17;
+        boolean multimodal = store.schemaRules() == SchemaRules.V17;
         List<WindowEntry> window = new ArrayList<>();
         for (Message message : messages) {
             List<NewMessage> rows = SpringAiMessages.toRows(message, multimodal);

@@ -1,9 +1,10 @@
 package dev.hermes.state.cli.rpc;
 
+import dev.hermes.state.core.model.Timestamps;
+import dev.hermes.state.core.model.SchemaRules;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.cli.json.HermesShapes;
 import dev.hermes.state.core.StateRepository;
-import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.json.PythonJson;
 import dev.hermes.state.core.model.AnchoredView;
 import dev.hermes.state.core.model.ChatMessage;
@@ -155,7 +156,7 @@ final class MessageMethods {
 
     /** True when the store answers as the agent of schema 17 (its dicts carry that schema's keys). */
     static boolean v17(StateRepository store) {
-        return store.schemaRules() == StoreSchema.Rules.V17;
+        return store.schemaRules() == SchemaRules.V17;
     }
 
     private static NewMessage newMessage(Params p) {
@@ -294,7 +295,7 @@ final class MessageMethods {
             return null;
         }
         try {
-            return EpochSeconds.exactInstant(seconds);
+            return Timestamps.ofEpochSeconds(seconds);
         } catch (InvalidArgumentException outOfRange) {
             return null;
         }
@@ -309,12 +310,12 @@ final class MessageMethods {
         String iso = text.replace(' ', 'T');
         try {
             OffsetDateTime withOffset = OffsetDateTime.parse(iso);
-            return EpochSeconds.exact(withOffset.toInstant());
+            return Timestamps.epochSeconds(withOffset.toInstant());
         } catch (DateTimeParseException noOffset) {
             // naive: local time
         }
         try {
-            return EpochSeconds.exact(LocalDateTime.parse(iso).atZone(ZoneId.systemDefault()).toInstant());
+            return Timestamps.epochSeconds(LocalDateTime.parse(iso).atZone(ZoneId.systemDefault()).toInstant());
         } catch (DateTimeParseException notADate) {
             return null;
         }

@@ -1,5 +1,6 @@
 package dev.hermes.state.core.backend;
 
+import dev.hermes.state.core.model.SchemaRules;
 import org.jooq.Field;
 import org.jooq.Table;
 import org.jooq.TableField;
@@ -26,26 +27,11 @@ import static dev.hermes.state.db.Tables.STATE_META;
  *
  */
 public final class StoreSchema {
-
-    /**
-     * Which agent's behaviour the store reproduces. {@link #V17}, today's agent, for a store brought to 17
-     * and for any file written at 7 or later (a newer file is read with every rule known up to 17);
-     * {@link #V6}, the agent of April 2026, for a store kept at 6 on a file of at most 6.
-     */
-    public enum Rules {
-        V6, V17;
-
-        /** True when these rules are {@code other}'s or later ones. */
-        public boolean atLeast(Rules other) {
-            return compareTo(other) >= 0;
-        }
-    }
-
-    /** The first schema version written by an agent whose rules are {@link Rules#V17}'s. */
+    /** The first schema version written by an agent whose rules are {@link SchemaRules#V17}'s. */
     private static final int FIRST_V17_VERSION = 7;
 
     private final int version;
-    private final Rules rules;
+    private final SchemaRules rules;
     private final Set<String> sessionColumns;
     private final Set<String> messageColumns;
     private final Set<String> tables;
@@ -53,12 +39,12 @@ public final class StoreSchema {
 
     /**
      * @param version        the version the database claims ({@code schema_version})
-     * @param rules          whose answers the store gives (see {@link Rules})
+     * @param rules          whose answers the store gives (see {@link SchemaRules})
      * @param sessionColumns the columns of {@code sessions}
      * @param messageColumns the columns of {@code messages}
      * @param tables         the tables
      */
-    public StoreSchema(int version, Rules rules, Set<String> sessionColumns, Set<String> messageColumns, Set<String> tables) {
+    public StoreSchema(int version, SchemaRules rules, Set<String> sessionColumns, Set<String> messageColumns, Set<String> tables) {
         this.version = version;
         this.rules = rules;
         this.sessionColumns = lower(sessionColumns);
@@ -72,7 +58,7 @@ public final class StoreSchema {
         return version;
     }
 
-    public Rules rules() {
+    public SchemaRules rules() {
         return rules;
     }
 
@@ -92,8 +78,8 @@ public final class StoreSchema {
     }
 
     /** The rules for a store opened to {@code targetVersion} on a database at {@code version}. */
-    public static Rules rulesFor(int targetVersion, int version) {
-        return targetVersion >= FIRST_V17_VERSION || version >= FIRST_V17_VERSION ? Rules.V17 : Rules.V6;
+    public static SchemaRules rulesFor(int targetVersion, int version) {
+        return targetVersion >= FIRST_V17_VERSION || version >= FIRST_V17_VERSION ? SchemaRules.V17 : SchemaRules.V6;
     }
 
     @Override
@@ -110,9 +96,9 @@ public final class StoreSchema {
                 backend.columns(transaction, "messages"), tables);
     }
 
-    /** True when following today's agent ({@link Rules#V17}). */
+    /** True when following today's agent ({@link SchemaRules#V17}). */
     public boolean v17() {
-        return rules.atLeast(Rules.V17);
+        return rules.atLeast(SchemaRules.V17);
     }
 
     /** True when {@code column} (a column of the generated {@code sessions} or {@code messages} table) exists here. */

@@ -1,11 +1,11 @@
 package dev.hermes.state.core.messages;
 
+import dev.hermes.state.core.model.Timestamps;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.arguments.Arguments;
 import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.model.MessageContent;
 import dev.hermes.state.core.model.NewMessage;
-import dev.hermes.state.core.rows.EpochSeconds;
 import dev.hermes.state.core.rows.JsonColumns;
 import dev.hermes.state.core.rows.StoredContent;
 import org.jooq.TableField;
@@ -55,7 +55,7 @@ public record NewMessageRow(String role, @Nullable String content, @Nullable Str
         kept(wide, schema, MESSAGES.CODEX_MESSAGE_ITEMS, codexMessageItems != null);
         kept(wide, schema, MESSAGES.PLATFORM_MESSAGE_ID, platformMessageId != null);
         kept(wide, schema, MESSAGES.OBSERVED, message.observed());
-        Double timestamp = message.timestamp() == null ? null : EpochSeconds.exact(message.timestamp());
+        Double timestamp = message.timestamp() == null ? null : Timestamps.epochSeconds(message.timestamp());
         return new NewMessageRow(role,
                 Arguments.optionalText(StoredContent.encode(content, nulInText), "content"),
                 Arguments.optionalLabel(message.toolName(), "tool name"),

@@ -1,31 +1,40 @@
 package dev.hermes.state.core.model;
 
+import dev.hermes.state.InvalidArgumentException;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.DateTimeException;
 import java.time.Instant;
 
 /**
- * Instants as the epoch-seconds doubles the agent passes and stores ({@code time.time() + 60}), with
- * nanoseconds kept both ways: a double of today's epoch has about a quarter of a microsecond of
- * resolution, so a double read as an instant and written back is the same double. (The tables'
- * own timestamps read as microseconds, see the store's rows.)
+ * Instants as the epoch-seconds doubles the agent passes and stores ({@code time.time() + 60}, an
+ * explicit message timestamp), exact both ways: a double of today's epoch has about a quarter of a
+ * microsecond of resolution, so a double read as an instant to the nanosecond and written back is the
+ * same double, bit for bit, as the agent stores it. (The tables' own timestamps read as microseconds,
+ * see the store's rows.)
  */
 public final class Timestamps {
-    private static final double NANOS_PER_SECOND = 1e9;
-
     private Timestamps() {
     }
 
-    /** The instant of {@code epochSeconds}, to the nearest nanosecond; a finite value is required. */
+    /** The instant of {@code epochSeconds}, to the nearest nanosecond; a finite value in range is required. */
     public static Instant ofEpochSeconds(double epochSeconds) {
         if (!Double.isFinite(epochSeconds)) {
-            throw new dev.hermes.state.InvalidArgumentException("a time must be a finite number of seconds, got " + epochSeconds);
+            throw new InvalidArgumentException("a time must be a finite number of seconds, got " + epochSeconds);
         }
-        double seconds = Math.floor(epochSeconds);
-        long nanos = Math.round((epochSeconds - seconds) * NANOS_PER_SECOND);
-        return Instant.ofEpochSecond((long) seconds, nanos);
+        BigDecimal exact = new BigDecimal(epochSeconds);
+        BigDecimal seconds = exact.setScale(0, RoundingMode.FLOOR);
+        long nanos = exact.subtract(seconds).movePointRight(9).setScale(0, RoundingMode.HALF_EVEN).longValueExact();
+        try {
+            return Instant.ofEpochSecond(seconds.longValueExact(), nanos);
+        } catch (ArithmeticException | DateTimeException e) {
+            throw new InvalidArgumentException("a time is out of range: " + epochSeconds);
+        }
     }
 
-    /** The epoch-seconds double nearest to {@code instant}. */
+    /** The epoch-seconds double nearest to {@code instant} (of an instant {@link #ofEpochSeconds} made: that double). */
     public static double epochSeconds(Instant instant) {
-        return instant.getEpochSecond() + instant.getNano() / NANOS_PER_SECOND;
+        return new BigDecimal(instant.getEpochSecond()).add(BigDecimal.valueOf(instant.getNano(), 9)).doubleValue();
     }
 }
