@@ -1,5 +1,6 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.core.model.SchemaRules;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.StateIOException;
 import dev.hermes.state.core.backend.Transaction;
@@ -110,7 +111,7 @@ import javax.sql.DataSource;
  */
 public final class StateRepository implements AutoCloseable {
     /** The schema version a read-write open brings a store to unless {@link Builder#schemaVersion} says otherwise. */
-    public static final int DEFAULT_SCHEMA_VERSION = Migrator.KEPT_VERSION; // 17 once the operations follow its rules
+    public static final int DEFAULT_SCHEMA_VERSION = Migrator.DEFAULT_VERSION;
 
     private final Database database;
     private final boolean immutableSnapshot;
@@ -214,12 +215,12 @@ public final class StateRepository implements AutoCloseable {
     }
 
     /**
-     * Whose answers the store gives: {@link StoreSchema.Rules#V17} (today's agent) for a store opened at
-     * schema 17 or on a file written at 7 or later, {@link StoreSchema.Rules#V6} for one kept at 6. The
+     * Whose answers the store gives: {@link SchemaRules#V17} (today's agent) for a store opened at
+     * schema 17 or on a file written at 7 or later, {@link SchemaRules#V6} for one kept at 6. The
      * RPC shapes its dicts by it; a caller can tell whether structured content and the columns of schema
      * 7 and later can be stored ({@link NewMessage}).
      */
-    public StoreSchema.Rules schemaRules() {
+    public SchemaRules schemaRules() {
         return database.schema().rules();
     }
 

@@ -1,5 +1,10 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.core.model.SchemaRules;
+import dev.hermes.state.core.backend.StoreSchema;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.ParameterizedTest;
+import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.core.model.ChatMessage;
 import dev.hermes.state.core.model.LineageNode;
 import dev.hermes.state.core.model.ListSessionsQuery;
@@ -44,9 +49,14 @@ class FixturesTest {
     @TempDir
     Path dir;
 
+    /** The v6 answers of MANIFEST.md hold on a store pinned at 6. */
+    private StateRepository keptAtSix(String fixture) {
+        return StateRepository.builder().path(Fixtures.copy(fixture, dir)).schemaVersion(Migrator.KEPT_VERSION).build();
+    }
+
     @Test
     void version6File() {
-        try (StateRepository store = StateRepository.open(Fixtures.copy("state-v6.db", dir))) {
+        try (StateRepository store = keptAtSix("state-v6.db")) {
             checkCommonAnswers(store, 17);
             List<RichSession> rows = store.listSessionsRich(ListSessionsQuery.builder().limit(50).build());
             assertEquals(List.of("my project notes"), rows.subList(0, 1).stream().map(row -> row.session().title()).toList());
@@ -83,7 +93,7 @@ class FixturesTest {
 
     @Test
     void adoptedVersion2File() {
-        try (StateRepository store = StateRepository.open(Fixtures.copy("state-v2.db", dir))) {
+        try (StateRepository store = keptAtSix("state-v2.db")) {
             checkCommonAnswers(store, 27);
             List<RichSession> rows = store.listSessionsRich(ListSessionsQuery.builder().limit(50).build());
             assertTrue(rows.stream().allMatch(row -> row.session().title() == null), "version 2 had no titles");
@@ -100,6 +110,33 @@ class FixturesTest {
             assertEquals("subscription_included", tip.billingMode());
             assertEquals("[{\"k\":\"v\"}]", store.getMessages(L4).get(2).reasoningDetails());
         }
+    }
+
+    /**
+     * Opened with the defaults, a v6 or v2 file is brought to 17 and answers as today's agent answers
+     * after its own upgrade of the same file (7e8f50a, run on copies): the delegate children its
+     * upgrade tags (and, on v2, the children it had no end reasons to tell apart) leave the listing.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"state-v6.db, 20, 17", "state-v2.db, 17, 27"})
+    void olderFilesOpenedWithTheDefaultsAnswerAsTodaysAgent(String fixture, int listed, long toolCallSum) throws Exception {
+        Path file = Fixtures.copy(fixture, dir);
+        try (StateRepository store = StateRepository.open(file)) {
+            assertEquals(SchemaRules.V17, store.schemaRules());
+            assertEquals(30, store.sessionCount(null));
+            assertEquals(12, store.sessionCount("cli"));
+            assertEquals(95, store.messageCount(null));
+            assertEquals(toolCallSum, store.searchSessions(null, 100, 0).stream().mapToLong(Session::toolCallCount).sum());
+            List<RichSession> rows = store.listSessionsRich(ListSessionsQuery.builder().limit(50).build());
+            assertEquals(listed, rows.size());
+            assertEquals(List.of("20260315_124812_eeef83", "20260314_114159_49276f", "20260314_103446_3e72c1",
+                    "20260314_092733_a67437", "20260314_171307_59ec25", "20260314_160654_7acb75", "20260313_145228_df7cfa",
+                    "20260313_123802_415804"), rows.subList(0, 8).stream().map(row -> row.session().id()).toList());
+            assertEquals(List.of(L4), rows.stream().filter(row -> L1.equals(row.lineageRootId())).map(row -> row.session().id()).toList());
+            assertEquals(30, store.listSessionsRich(ListSessionsQuery.builder().limit(50).includeChildren(true).build()).size());
+            assertEquals(L4, store.compressionTip(L1));
+        }
+        assertEquals(17, TestStores.queryLong(file, "SELECT version FROM schema_version"));
     }
 
     /** What the MANIFEST lists for every version: counts, chain, tip, ids, listing, the long message. */

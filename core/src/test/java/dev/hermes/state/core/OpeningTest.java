@@ -35,7 +35,7 @@ class OpeningTest {
     Path dir;
 
     @Test
-    void openCreatesAnOwnerOnlyVersion6FileInWalMode() throws Exception {
+    void openCreatesAnOwnerOnlyVersion17FileInWalMode() throws Exception {
         Path file = dir.resolve("nested/folder/state.db");
         try (StateRepository store = StateRepository.open(file)) {
             store.createSession("s1", "cli");
@@ -45,7 +45,7 @@ class OpeningTest {
             assertEquals(Path.of(file.toString()), store.path().orElseThrow());
             assertFalse(store.isReadOnly());
         }
-        assertEquals(6, TestStores.queryLong(file, "SELECT version FROM schema_version"));
+        assertEquals(17, TestStores.queryLong(file, "SELECT version FROM schema_version"));
         assertEquals("wal", TestStores.queryString(file, "PRAGMA journal_mode"));
         assertEquals(1, TestStores.queryLong(file, "SELECT count(*) FROM messages"));
     }
@@ -149,7 +149,7 @@ class OpeningTest {
             assertTrue(rows.next());
             assertEquals("via the application's pool", rows.getString(1));
         }
-        assertEquals(6, TestStores.queryLong(file, "SELECT version FROM schema_version"));
+        assertEquals(17, TestStores.queryLong(file, "SELECT version FROM schema_version"));
     }
 
     @Test

@@ -31,8 +31,9 @@ public final class TestStores {
         return fresh(dir, new TickingClock(EPOCH, Duration.ofMillis(1)));
     }
 
+    /** A store pinned at 6 on a new file (the v6 contract's tests). */
     static StateRepository fresh(Path dir, Clock clock) {
-        return fresh(dir, clock, StateRepository.DEFAULT_SCHEMA_VERSION);
+        return fresh(dir, clock, Migrator.KEPT_VERSION);
     }
 
     /** A store on a new file at {@code schemaVersion} (6 or 17) in {@code dir}, opened to that version. */
@@ -40,9 +41,9 @@ public final class TestStores {
         return StateRepository.builder().path(newDatabase(dir, schemaVersion)).clock(clock).schemaVersion(schemaVersion).build();
     }
 
-    /** {@link #newDatabase(Path, int)} at the library's default version. */
+    /** {@link #newDatabase(Path, int)} at 6, the version of the v6 contract's tests. */
     public static Path newDatabase(Path dir) {
-        return newDatabase(dir, StateRepository.DEFAULT_SCHEMA_VERSION);
+        return newDatabase(dir, Migrator.KEPT_VERSION);
     }
 
     /**

@@ -1,7 +1,7 @@
 package dev.hermes.state.core.connection;
 
+import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.RetryPolicy;
-import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.backend.Transaction;
 import dev.hermes.state.core.backend.sqlite.SqliteBackend;
@@ -29,9 +29,10 @@ public final class TestTransactions {
                 : read(transaction, backend)));
     }
 
+    /** The rules of the file as it is (a target of 6 lets its own version choose: 6 or 17). */
     private static StoreSchema read(Transaction transaction, SqliteBackend backend) {
         try {
-            return StoreSchema.read(transaction, backend, StateRepository.DEFAULT_SCHEMA_VERSION);
+            return StoreSchema.read(transaction, backend, Migrator.KEPT_VERSION);
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }

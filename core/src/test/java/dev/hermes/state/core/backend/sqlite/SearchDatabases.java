@@ -29,7 +29,7 @@ final class SearchDatabases {
     /** A copy of fixture {@code name} in {@code dir}, mode 0600, migrated to version 6. */
     static Path migratedFixture(String name, Path dir) {
         Path copy = Fixtures.copy(name, dir);
-        Migrator.create().toVersion(StateRepository.DEFAULT_SCHEMA_VERSION).migrate(copy);
+        Migrator.create().toVersion(Migrator.KEPT_VERSION).migrate(copy);
         return copy;
     }
 
