@@ -1,5 +1,6 @@
 package dev.hermes.state.cli.command;
 
+import dev.hermes.state.core.model.SchemaRules;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.StateIOException;
@@ -12,7 +13,6 @@ import dev.hermes.state.cli.view.LineageView;
 import dev.hermes.state.cli.view.SessionListView;
 import dev.hermes.state.cli.view.SessionView;
 import dev.hermes.state.core.StateRepository;
-import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.model.LineageNode;
 import dev.hermes.state.core.model.ListSessionsQuery;
 import dev.hermes.state.core.model.RichSession;
@@ -43,8 +43,8 @@ import java.util.concurrent.Callable;
 
 import static dev.hermes.state.db.Tables.SESSIONS;
 
-/** {@code sessions list|show|lineage|rename|end|delete|prune|export}: the store's sessions. */
-@Command(mixinStandardHelpOptions = true, name = "sessions", description = "List, show, rename, rewind, restore, end, delete, prune and export sessions.",
+/** {@code sessions list|show|lineage|rename|rewind|restore|archive|unarchive|end|delete|prune|export}: the store's sessions. */
+@Command(mixinStandardHelpOptions = true, name = "sessions", description = "List, show, rename, rewind, restore, archive, end, delete, prune and export sessions.",
         subcommands = CommandLine.HelpCommand.class, synopsisSubcommandLabel = "COMMAND",
         addMethodSubcommands = false) // CommandContext adds them: only the one being run
 public final class SessionsCommand implements Callable<Integer> {
@@ -61,13 +61,17 @@ public final class SessionsCommand implements Callable<Integer> {
     // ------------------------------------------------------------------ reading
 
     @Command(mixinStandardHelpOptions = true, name = "list", description = "The sessions, newest first (Hermes' rich listing: preview, last activity, "
-            + "compression chains shown as their newest session).")
+            + "compression chains shown as their newest session, archived sessions left out).")
     int list(@Option(names = "--source", paramLabel = "S", description = "Only this source (cli, telegram, ...).") String source,
              @Option(names = "--exclude-source", paramLabel = "S", description = "Leave out this source (repeatable).")
              List<String> excludeSources,
              @Option(names = "--limit", paramLabel = "N", defaultValue = "20", description = "At most N rows (default ${DEFAULT-VALUE}).") int limit,
              @Option(names = "--offset", paramLabel = "N", defaultValue = "0", description = "Skip N rows.") int offset,
-             @Option(names = "--all", description = "Include child sessions (delegates, branches, continuations).") boolean all,
+             @Option(names = "--children", description = "Include child sessions (delegates, branches, continuations).")
+             boolean children,
+             @Option(names = "--archived", description = "Only the archived sessions (schema 17: hidden from the listing"
+                     + " by 'sessions archive' or the agent).") boolean archived,
+             @Option(names = "--all", description = "Every session: child sessions and archived ones too.") boolean all,
              @Option(names = "--no-tips", description = "Show compression chains by their first session, not their newest.")
              boolean noTips) {
         ListSessionsQuery query = ListSessionsQuery.builder()
@@ -75,7 +79,9 @@ public final class SessionsCommand implements Callable<Integer> {
                 .excludeSources(excludeSources)
                 .limit(limit)
                 .offset(offset)
-                .includeChildren(all)
+                .includeChildren(children || all)
+                .includeArchived(all)
+                .archivedOnly(archived)
                 .projectCompressionTips(!noTips)
                 .build();
         List<RichSession> rows;
@@ -90,7 +96,7 @@ public final class SessionsCommand implements Callable<Integer> {
         if (limit > 0 && rows.size() == limit) {
             cli.out().println();
             cli.out().println("Showing " + (offset + 1) + "-" + (offset + rows.size()) + ". Next page: --offset " + (offset + limit)
-                    + (all ? "" : "   Child sessions too: --all"));
+                    + (all ? "" : "   Child and archived sessions too: --all"));
         }
         return CommandContext.OK;
     }
@@ -112,7 +118,7 @@ public final class SessionsCommand implements Callable<Integer> {
             if (hidden) {
                 export = new SessionExport(export.session(), store.getMessages(id, true));
             }
-            v17 = store.schemaRules() == StoreSchema.Rules.V17;
+            v17 = store.schemaRules() == SchemaRules.V17;
         }
         if (cli.json()) {
             cli.printJson(HermesShapes.export(export, v17));
@@ -254,6 +260,42 @@ public final class SessionsCommand implements Callable<Integer> {
         return CommandContext.OK;
     }
 
+    @Command(mixinStandardHelpOptions = true, name = "archive", description = "Hide a session from 'sessions list'"
+            + " (its messages stay; 'list --archived' shows it), with the rest of its compression chain, as the"
+            + " agent's archive does. Schema 17.")
+    int archive(@Parameters(paramLabel = "ID", description = "A session id or unique id prefix.") String reference) {
+        return setArchived(reference, true);
+    }
+
+    @Command(mixinStandardHelpOptions = true, name = "unarchive", description = "List an archived session again, with"
+            + " the rest of its compression chain. Schema 17.")
+    int unarchive(@Parameters(paramLabel = "ID", description = "A session id or unique id prefix.") String reference) {
+        return setArchived(reference, false);
+    }
+
+    private int setArchived(String reference, boolean archived) {
+        String verb = archived ? "archive" : "unarchive";
+        String id;
+        boolean changed;
+        try (StateRepository store = cli.openForChange("sessions " + verb)) {
+            id = SessionRefs.byId(store, reference);
+            changed = store.setSessionArchived(id, archived);
+        }
+        if (cli.json()) {
+            Map<String, Object> document = new LinkedHashMap<>();
+            document.put("session_id", id);
+            document.put("archived", archived);
+            document.put("updated", changed);
+            cli.printJson(document);
+        } else if (archived) {
+            cli.out().println("Archived " + id + ": left out of 'sessions list' (see it with --archived)."
+                    + " Undo: hermes-state sessions unarchive " + id);
+        } else {
+            cli.out().println("Unarchived " + id + ": listed again");
+        }
+        return CommandContext.OK;
+    }
+
     @Command(mixinStandardHelpOptions = true, name = "delete", description = "Delete a session and its messages; its children become roots.")
     int delete(@Parameters(paramLabel = "ID", description = "A session id or unique id prefix.") String reference) {
         String id;
@@ -373,7 +415,7 @@ public final class SessionsCommand implements Callable<Integer> {
                 String id = SessionRefs.byIdOrTitle(store, reference);
                 SessionExport export = store.exportSession(id)
                         .orElseThrow(() -> new InvalidArgumentException("Session " + id + " was deleted meanwhile"));
-                writeLine(json, export, store.schemaRules() == StoreSchema.Rules.V17, written);
+                writeLine(json, export, store.schemaRules() == SchemaRules.V17, written);
             } else {
                 exportAll(store, source, json, written);
             }
@@ -399,7 +441,7 @@ public final class SessionsCommand implements Callable<Integer> {
 
     private void exportAll(StateRepository store, String source, JsonGenerator json, long[] written) {
         long total = store.sessionCount(source);
-        boolean v17 = store.schemaRules() == StoreSchema.Rules.V17;
+        boolean v17 = store.schemaRules() == SchemaRules.V17;
         try (ProgressBar progress = ProgressBar.counting(cli.err(), cli.progressWanted(), "exporting", total)) {
             store.exportAll(source, export -> {
                 writeLine(json, export, v17, written);

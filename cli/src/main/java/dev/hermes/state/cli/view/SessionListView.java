@@ -8,9 +8,13 @@ import dev.hermes.state.core.model.Session;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The rich session listing as a table, newest first, with a legend for compression chains. */
+/**
+ * The rich session listing as a table, newest first, with a legend for compression chains; an
+ * archived session (listed only on request) has its title marked.
+ */
 public final class SessionListView {
     static final String CHAIN_MARK = "⛓ ";
+    static final String ARCHIVED_MARK = "[archived] ";
 
     private SessionListView() {
     }
@@ -28,7 +32,7 @@ public final class SessionListView {
             Session session = row.session();
             boolean chain = row.lineageRootId() != null;
             anyChain |= chain;
-            String title = session.title() == null ? "-" : session.title();
+            String title = (session.archived() ? ARCHIVED_MARK : "") + (session.title() == null ? "-" : session.title());
             table.row(session.id(), chain ? CHAIN_MARK + title : title, session.source(), session.messageCount(),
                     times.absolute(session.startedAt()), times.relative(row.lastActive()), row.preview());
         }
