@@ -289,8 +289,12 @@ class FixtureAdoptionTest {
 
         ProcessResult jar;
         ProcessResult main;
-        try (ChildProcess jarRun = MigrateJar.command(List.of("-Xlog:class+load=info"), "--db", throughJar.toString()).start();
-             ChildProcess mainRun = Command.java(MigrateCommand.class, "--db", throughMain.toString()).start()) {
+        // each JVM unpacks sqlite-jdbc's native library into a folder of its own: two that start together
+        // in one folder can race over deleting each other's copy, and sqlite-jdbc logs that to stderr
+        try (ChildProcess jarRun = MigrateJar.command(List.of("-Xlog:class+load=info", nativeLibraryFolder("jar-lib")),
+                "--db", throughJar.toString()).start();
+             ChildProcess mainRun = Command.java(List.of(nativeLibraryFolder("main-lib")), MigrateCommand.class,
+                     "--db", throughMain.toString()).start()) {
             Migrator.create().migrate(throughApi);
             jar = jarRun.finish(ChildProcess.DEFAULT_TIMEOUT);
             main = mainRun.finish(ChildProcess.DEFAULT_TIMEOUT);
@@ -427,6 +431,10 @@ class FixtureAdoptionTest {
 
     private Path mkdir(String name) throws Exception {
         return Files.createDirectories(dir.resolve(name));
+    }
+
+    private String nativeLibraryFolder(String name) throws Exception {
+        return "-Dorg.sqlite.tmpdir=" + mkdir(name);
     }
 
     private static List<String> expectedAdopted(List<MigrationResult.AppliedChange> changeSets, HermesFixture fixture) {

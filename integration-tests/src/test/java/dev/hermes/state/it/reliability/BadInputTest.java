@@ -5,6 +5,7 @@ import dev.hermes.state.HermesStateException;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.StateIOException;
 import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.core.model.SessionCountQuery;
 import dev.hermes.state.core.model.AnchoredView;
 import dev.hermes.state.core.model.CopyOptions;
 import dev.hermes.state.core.model.ListSessionsQuery;
@@ -94,7 +95,8 @@ class BadInputTest {
     @BeforeAll
     void openAFixtureWithLiteralMetacharacters() throws Exception {
         db = Fixtures.copy("state-v6.db", dir);
-        store = StateRepository.open(db);
+        // pinned at 6: what needs schema 17's columns must be refused, typed, on such a store
+        store = StateRepository.builder().path(db).schemaVersion(6).build();
         // ids whose prefixes only match literally: as LIKE patterns "lit%", "und_" and "back\" match two each
         for (String id : List.of("lit%1", "litX1", "und_1", "undX1", "back\\1", "backX1", "title-num")) {
             store.createSession(id, "reliability");
@@ -250,6 +252,7 @@ class BadInputTest {
     private void idCases(List<Case> cases) {
         Map<String, Function<String, Object>> byId = new LinkedHashMap<>();
         byId.put("getSession", id -> store.getSession(id));
+        byId.put("resolveResumeSessionId", id -> store.resolveResumeSessionId(id));
         byId.put("getMessages", id -> store.getMessages(id));
         byId.put("getMessagesAsConversation", id -> store.getMessagesAsConversation(id));
         byId.put("getSessionTitle", id -> store.getSessionTitle(id));
@@ -387,9 +390,31 @@ class BadInputTest {
         cases.add(new Case("listSessionsRichPage", "limit 0", () -> store.listSessionsRichPage(ListSessionsQuery.builder().limit(0).build(), null),
                 rejects(InvalidArgumentException.class)));
         cases.add(new Case("getMessagesPage", "limit 0", () -> store.getMessagesPage(LIVE, null, 0), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("getSessionCount", "null query", () -> store.getSessionCount(null), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("getSessionCount", "over-long source",
+                () -> store.getSessionCount(SessionCountQuery.builder().source(OVER_LONG).build()), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("getSessionCount", "blank excluded source",
+                () -> store.getSessionCount(SessionCountQuery.builder().excludeSources(List.of(BLANK)).build()),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("getSessionsByLastActive", "limit -1", () -> store.getSessionsByLastActive(null, -1, 0),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("getSessionsByLastActive", "offset -1", () -> store.getSessionsByLastActive(null, 20, -1),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("getSessionsByLastActive", "over-long source", () -> store.getSessionsByLastActive(OVER_LONG, 20, 0),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("searchSessionsById", "null query", () -> store.searchSessionsById(null, 20, false),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("searchSessionsById", "limit -1", () -> store.searchSessionsById("2026", -1, false),
+                rejects(InvalidArgumentException.class)));
         for (String sql : SQL_LOOKING) {
             cases.add(new Case("sessionCount", "source " + describe(sql), () -> store.sessionCount(sql), returns(0L)));
             cases.add(new Case("messageCount", "session id " + describe(sql), () -> store.messageCount(sql), returns(0L)));
+            cases.add(new Case("getSessionCount", "source " + describe(sql),
+                    () -> store.getSessionCount(SessionCountQuery.builder().source(sql).build()), returns(0L)));
+            cases.add(new Case("getSessionsByLastActive", "source " + describe(sql), () -> store.getSessionsByLastActive(sql, 20, 0),
+                    returns(List.of())));
+            cases.add(new Case("searchSessionsById", "query " + describe(sql), () -> store.searchSessionsById(sql, 20, true),
+                    returns(List.of())));
             cases.add(new Case("searchSessions", "source " + describe(sql), () -> store.searchSessions(sql, 20, 0), returns(List.of())));
             cases.add(new Case("listSessionsRich", "source " + describe(sql),
                     () -> store.listSessionsRich(ListSessionsQuery.builder().source(sql).build()), returns(List.of())));
@@ -699,8 +724,9 @@ class BadInputTest {
         // exercised by the other tests of this class
         covered.addAll(List.of("close", "open", "openReadOnly", "ensureSession", "createSession"));
         // no input to check: the default location, the builder's entry point, the question whether
-        // a text is a PostgreSQL URL (false for anything else, null included), what the store is, and whose rules it follows
-        covered.addAll(List.of("defaultPath", "builder", "isUrl", "describe", "schemaRules"));
+        // a text is a PostgreSQL URL (false for anything else, null included), what the store is, whose rules it
+        // follows, and the working directories (a flag only)
+        covered.addAll(List.of("defaultPath", "builder", "isUrl", "describe", "schemaRules", "getSessionCwds"));
         Set<String> operations = Arrays.stream(StateRepository.class.getDeclaredMethods())
                 .filter(method -> Modifier.isPublic(method.getModifiers()) && !method.isSynthetic())
                 .map(Method::getName)
