@@ -11,6 +11,7 @@ import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.model.CopyOptions;
 import dev.hermes.state.core.model.CopyProgress;
 import dev.hermes.state.core.model.CopyReport;
+import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.postgresql.PostgresLocation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -84,12 +85,18 @@ public final class CopyCommand implements Callable<Integer> {
         String target = describe(to, toSchema);
         CopyReport report;
         Duration took;
+        Path newTarget = PostgresLocation.isUrl(to) || Files.exists(Path.of(to)) ? null : Path.of(to);
         try (StateRepository sourceStore = open(SOURCE, from, fromSchema, cli.readOnly());
              StateRepository targetStore = open(TARGET, to, toSchema, false);
              Progress progress = new Progress()) {
             long start = System.nanoTime();
             report = sourceStore.copyTo(targetStore, options, progress);
             took = Duration.ofNanos(System.nanoTime() - start);
+        } catch (RuntimeException failure) {
+            if (newTarget != null) {
+                removeIfEmpty(newTarget);
+            }
+            throw failure;
         }
         if (cli.json()) {
             cli.printJson(json(source, target, report, took));
@@ -98,6 +105,23 @@ public final class CopyCommand implements Callable<Integer> {
         }
         boolean failed = append ? report.sessionsDiffering() > report.sessionsSkipped() : !report.verified();
         return failed ? CommandContext.USER_ERROR : CommandContext.OK;
+    }
+
+    /**
+     * A copy refused before it wrote a session leaves no new file behind; a new target that holds
+     * sessions is kept, so that an interrupted copy can be resumed with --append.
+     */
+    private static void removeIfEmpty(Path created) {
+        try {
+            if (Files.exists(created) && Migrator.create().status(created).sessions() > 0) {
+                return;
+            }
+            for (String suffix : new String[] {"", "-wal", "-shm", "-journal"}) {
+                Files.deleteIfExists(Path.of(created + suffix));
+            }
+        } catch (java.io.IOException | HermesStateException cleanupFailed) {
+            // the copy's own failure is what the user must see; a file that could not be checked stays
+        }
     }
 
     /** Opens one side; its failure (missing, not a database, too new...) says which side it is. */

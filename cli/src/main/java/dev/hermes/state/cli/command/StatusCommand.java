@@ -89,7 +89,9 @@ public final class StatusCommand implements Callable<Integer> {
             return "read-only only: version " + status.schemaVersion() + " is past " + target + kept
                     + "; a read-write open is refused and nothing is written"
                     + (target < Migrator.LATEST_VERSION && status.schemaVersion() <= Migrator.LATEST_VERSION
-                    ? "; without --schema-version " + target + " it opens read-write at " + status.schemaVersion() : "");
+                    ? "; without --schema-version " + target + " a read-write open "
+                    + (status.schemaVersion() == Migrator.LATEST_VERSION ? "uses it as it is"
+                    : "brings it to " + Migrator.LATEST_VERSION) : "");
         }
         if (status.upToDate()) {
             return "nothing to do: read-write and read-only opens use it as it is" + kept;

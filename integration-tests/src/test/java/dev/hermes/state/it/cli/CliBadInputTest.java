@@ -75,19 +75,25 @@ class CliBadInputTest {
     void aFileFromANewerHermesIsRefusedReadWriteAndReadableReadOnly() throws Exception {
         Cli cli = new Cli(dir);
         Path db = Fixtures.copy("state-v6.db", dir);
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
-             Statement statement = connection.createStatement()) {
-            statement.executeUpdate("UPDATE schema_version SET version = 7");
-        }
-        String message = failsUnchanged(cli, db, "--db", db.toString(), "sessions", "list");
-        assertTrue(message.contains("7") && message.contains("6") && message.contains("read-only"), message);
+        setVersion(db, 18);
+        assertEquals("hermes-state: Schema version 18 is newer than version 17, the newest this hermes-state knows; the file"
+                + " was left unchanged. Upgrade hermes-state, or open the file read-only (--read-only).",
+                failsUnchanged(cli, db, "--db", db.toString(), "sessions", "list"));
         failsUnchanged(cli, db, "--db", db.toString(), "migrate");
         failsUnchanged(cli, db, "--db", db.toString(), "sessions", "rename", "20260311_133505_e8449c", "new");
 
         String before = Fixtures.sha256(db);
         assertEquals(26, cli.json("--db", db.toString(), "--read-only", "--json", "sessions", "list", "--limit", "50").size());
-        assertTrue(cli.run("--db", db.toString(), "status").ok().stdout().contains("newer than version 6"));
+        assertTrue(cli.run("--db", db.toString(), "status").ok().stdout().contains("newer than version 17"));
         assertEquals(before, Fixtures.sha256(db));
+
+        // kept at 6, a file of version 7 is past the pin
+        Path seven = Fixtures.copy("state-v6.db", Files.createDirectory(dir.resolve("seven")));
+        setVersion(seven, 7);
+        assertEquals("hermes-state: Schema version 7 is newer than version 6, the version this store keeps files at; the"
+                + " file was left unchanged. Open it without keeping it at version 6, or read-only (--read-only).",
+                failsUnchanged(cli, seven, "--db", seven.toString(), "--schema-version", "6", "sessions", "list"));
+        failsUnchanged(cli, seven, "--db", seven.toString(), "--schema-version", "6", "migrate");
     }
 
     /** status on a newer file says which version it is at and that no step will be applied, none "pending". */
@@ -98,27 +104,61 @@ class CliBadInputTest {
         Path adopted = Fixtures.copy("state-v6.db", Files.createDirectory(dir.resolve("adopted")));
         cli.run("--db", adopted.toString(), "migrate").ok();                                       // every step recorded
         for (Path db : List.of(python, adopted)) {
-            try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
-                 Statement statement = connection.createStatement()) {
-                statement.executeUpdate("UPDATE schema_version SET version = 9");
-            }
+            setVersion(db, 18);
             String before = Fixtures.sha256(db);
             List<String> lines = cli.run("--db", db.toString(), "status").ok().lines();
-            assertTrue(lines.contains("Schema        version 9 (newer than version 6, the newest this hermes-state knows: "
+            assertTrue(lines.contains("Schema        version 18 (newer than version 17, the newest this hermes-state knows: "
                     + "use --read-only; it will not be migrated or written)"), String.join("\n", lines));
-            assertTrue(lines.contains("Steps         none will be applied: the file is at version 9, past the 36 steps that "
-                    + "build versions 1-6"), String.join("\n", lines));
+            assertTrue(lines.contains("Opening       read-only only: version 18 is past 17; a read-write open is refused and"
+                    + " nothing is written"), String.join("\n", lines));
+            assertTrue(lines.contains("Steps         none will be applied: the file is at version 18, past the 88 steps that "
+                    + "build versions 1-17"), String.join("\n", lines));
             assertFalse(lines.stream().anyMatch(line -> line.toLowerCase(java.util.Locale.ROOT).contains("pending")),
                     "nothing pending: " + String.join("\n", lines));
 
             JsonNode status = cli.json("--db", db.toString(), "--json", "status");
-            assertEquals(9, status.get("schema_version").asInt());
-            assertEquals(6, status.get("latest_version").asInt());
+            assertEquals(18, status.get("schema_version").asInt());
+            assertEquals(17, status.get("latest_version").asInt());
             assertTrue(status.get("newer_than_latest").asBoolean(), status.toString());
+            assertEquals("refused", status.get("read_write_open").asText(), status.toString());
             assertFalse(status.get("up_to_date").asBoolean());
             assertEquals(0, status.get("pending").size(), status.toString());
-            assertEquals(db == adopted ? 36 : 0, status.get("applied").size(), "what the file has recorded: " + db);
+            assertEquals(db == adopted ? 88 : 0, status.get("applied").size(), "what the file has recorded: " + db);
             assertEquals(before, Fixtures.sha256(db));
+        }
+    }
+
+    /** Kept at 6, a file of version 9 is past the pin: read-only, and the status says what the default would do. */
+    @Test
+    void statusUnderThePinSaysWhatTheDefaultWouldDo() throws Exception {
+        Cli cli = new Cli(dir);
+        Path db = Fixtures.copy("state-v6.db", dir);
+        setVersion(db, 9);
+        String before = Fixtures.sha256(db);
+        List<String> pinned = cli.run("--db", db.toString(), "--schema-version", "6", "status").ok().lines();
+        assertTrue(pinned.contains("Schema        version 9 (past version 6, which --schema-version keeps files at: use"
+                + " --read-only, or open it without --schema-version 6)"), String.join("\n", pinned));
+        assertTrue(pinned.contains("Opening       read-only only: version 9 is past 6 (kept at 6 by --schema-version); a"
+                + " read-write open is refused and nothing is written; without --schema-version 6 a read-write open"
+                + " brings it to 17"), String.join("\n", pinned));
+        assertTrue(pinned.contains("Steps         none will be applied: the file is at version 9, past the 36 steps that "
+                + "build versions 1-6"), String.join("\n", pinned));
+        assertEquals("refused", cli.json("--db", db.toString(), "--schema-version", "6", "--json", "status")
+                .get("read_write_open").asText());
+
+        List<String> byDefault = cli.run("--db", db.toString(), "status").ok().lines();
+        assertTrue(byDefault.contains("Schema        version 9 of 17: not yet adopted by hermes-state (run 'migrate'; existing"
+                + " objects are recorded, data is untouched)"), String.join("\n", byDefault));
+        assertTrue(byDefault.contains("Opening       read-write brings it from version 9 to 17 in one transaction (88 steps run"
+                + " or recorded; an agent of version 17 then opens it unchanged); read-only reads it as it is"),
+                String.join("\n", byDefault));
+        assertEquals(before, Fixtures.sha256(db));
+    }
+
+    private static void setVersion(Path db, int version) throws Exception {
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+             Statement statement = connection.createStatement()) {
+            statement.executeUpdate("UPDATE schema_version SET version = " + version);
         }
     }
 

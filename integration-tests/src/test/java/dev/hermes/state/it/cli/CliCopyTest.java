@@ -146,19 +146,25 @@ class CliCopyTest {
         Path newer = Fixtures.copy("state-v6.db", folder("newer"));
         try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + newer);
              Statement statement = connection.createStatement()) {
-            statement.executeUpdate("UPDATE schema_version SET version = 7");
+            statement.executeUpdate("UPDATE schema_version SET version = 18");
+            // a column of a later agent, with a value: what a copy would lose
+            statement.executeUpdate("ALTER TABLE messages ADD COLUMN anthropic_content_blocks TEXT");
+            statement.executeUpdate("UPDATE messages SET anthropic_content_blocks = '[]' WHERE id = 1");
         }
         String newerBefore = Fixtures.sha256(newer);
-        assertEquals("hermes-state: The source " + newer + " is at schema version 7, newer than version 6, the newest"
+        assertEquals("hermes-state: The source " + newer + " is at schema version 18, newer than version 17, the newest"
                         + " this hermes-state knows; it was left unchanged. Upgrade hermes-state to copy it",
                 cli.run("copy", "--from", newer.toString(), "--to", fresh.toString()).userError(Cli.PROGRAM));
         assertFalse(Files.exists(fresh));
-        // read-only, a newer file opens with its version-6 columns: a copy would drop the rest, so it is refused
-        assertEquals("hermes-state: The source is at schema version 7, newer than version 6, the newest this"
+        // read-only, a newer file opens with the columns it has: one this version does not know, holding a
+        // value, would be dropped by a copy, so it is refused, and the new target is not left behind
+        assertEquals("hermes-state: The source is at schema version 18, newer than version 17, the newest this"
                         + " hermes-state knows: a copy would leave out what the newer version stores. Upgrade"
                         + " hermes-state to copy it",
                 cli.run("--read-only", "copy", "--from", newer.toString(), "--to", fresh.toString()).userError(Cli.PROGRAM));
-        assertEquals("hermes-state: The target " + newer + " is at schema version 7, newer than version 6, the newest"
+        assertFalse(Files.exists(fresh));
+        assertFalse(Files.exists(Path.of(fresh + "-wal")));
+        assertEquals("hermes-state: The target " + newer + " is at schema version 18, newer than version 17, the newest"
                         + " this hermes-state knows; it was left unchanged. Upgrade hermes-state to copy into it",
                 cli.run("copy", "--from", src, "--to", newer.toString(), "--append").userError(Cli.PROGRAM));
         assertEquals(newerBefore, Fixtures.sha256(newer));
