@@ -3,7 +3,8 @@
 One connection (timeout=1.0, isolation_level=None, WAL, foreign keys), every write in
 BEGIN IMMEDIATE ... COMMIT, retried on "database is locked/busy" up to 15 attempts with a random
 20-150 ms sleep, a PASSIVE checkpoint every 50 writes; append_message inserts the row and bumps the
-session's counters in the same transaction. Reports on stdout like the Java writer:
+session's counters in the same transaction (a tool result's tool calls count on a file of version 7 or
+later, as today's agent counts them, not on an older one). Reports on stdout like the Java writer:
 READY / M session id / ERROR message / DONE writes.
 
 usage: agent_writer.py DB NAME SEED SECONDS [SHARED_SESSION ...]
@@ -27,6 +28,7 @@ class AgentStore:
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA foreign_keys=ON")
         self.writes = 0
+        self.version = self.conn.execute("SELECT max(version) FROM schema_version").fetchone()[0] or 0
 
     def execute_write(self, fn):
         last_error = None
@@ -68,7 +70,7 @@ class AgentStore:
     def append_message(self, session_id, role, content=None, tool_calls=None, tool_call_id=None, tool_name=None):
         tool_calls_json = json.dumps(tool_calls) if tool_calls else None
         count = 0
-        if tool_calls is not None and role != "tool":
+        if tool_calls is not None and (role != "tool" or self.version >= 7):
             count = len(tool_calls) if isinstance(tool_calls, list) else 1
 
         def do(conn):

@@ -7,6 +7,7 @@ package dev.hermes.state;
  */
 public final class SchemaTooNewException extends HermesStateException {
     private final int fileVersion;
+    private final boolean newestKnown;
     private final int supportedVersion;
 
     /** The file is newer than {@code supportedVersion}, the newest version this library knows. */
@@ -25,11 +26,17 @@ public final class SchemaTooNewException extends HermesStateException {
                         : ", the version this store keeps files at; the file was left unchanged."
                         + " Open it without keeping it at version " + supportedVersion + ", or read-only."));
         this.fileVersion = fileVersion;
+        this.newestKnown = newestKnown;
         this.supportedVersion = supportedVersion;
     }
 
     public int fileVersion() {
         return fileVersion;
+    }
+
+    /** True when {@link #supportedVersion} is the newest this library knows, false when it is a pin. */
+    public boolean newestKnown() {
+        return newestKnown;
     }
 
     public int supportedVersion() {

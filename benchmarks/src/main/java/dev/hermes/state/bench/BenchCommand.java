@@ -2,6 +2,8 @@ package dev.hermes.state.bench;
 
 import dev.hermes.state.bench.data.Workload;
 import dev.hermes.state.bench.workload.W8ColdOpen;
+import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.migrations.Migrator;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -57,6 +59,10 @@ public final class BenchCommand implements Callable<Integer> {
             + "must not exist yet (default: a fresh hermes_bench_<random>); the run's other schemas are NAME_<store>.")
     private String schema;
 
+    @Option(names = "--schema-version", paramLabel = "6|17", description = "The schema version of the run's stores "
+            + "(default ${DEFAULT-VALUE}; 6: the stores kept at 6, to compare with).")
+    private int schemaVersion = StateRepository.DEFAULT_SCHEMA_VERSION;
+
     @Option(names = "--keep", description = "Keep the run's stores (files or schemas) after the run; by default they are "
             + "deleted (dropped).")
     private boolean keep;
@@ -94,6 +100,12 @@ public final class BenchCommand implements Callable<Integer> {
     public Integer call() {
         int sessionCount = sessions != null ? sessions : quick ? Workload.QUICK_SESSIONS : Workload.DEFAULT_SESSIONS;
         // a null result file lets the benchmark choose
-        return Benchmark.run(WORK_DIR, new Benchmark.Stores(db, schema, keep), sessionCount, messages, out, stdout, stderr);
+        if (schemaVersion != Migrator.KEPT_VERSION && schemaVersion != Migrator.LATEST_VERSION) {
+            stderr.println("bench: --schema-version is " + Migrator.KEPT_VERSION + " or " + Migrator.LATEST_VERSION
+                    + ", not " + schemaVersion);
+            return 2;
+        }
+        return Benchmark.run(WORK_DIR, new Benchmark.Stores(db, schema, keep, schemaVersion), sessionCount, messages, out,
+                stdout, stderr);
     }
 }

@@ -88,8 +88,13 @@ public final class Benchmark {
      * path that must not exist yet, or a PostgreSQL URL with {@code schema} (null: a fresh throwaway
      * name); {@code keep} keeps the stores (files or schemas) after the run.
      */
-    public record Stores(String db, String schema, boolean keep) {
+    /** Where the run's stores go, and the schema version they are created at (6 or 17). */
+    public record Stores(String db, String schema, boolean keep, int schemaVersion) {
         public static final Stores NEW_FILE = new Stores(null, null, false);
+
+        public Stores(String db, String schema, boolean keep) {
+            this(db, schema, keep, StateRepository.DEFAULT_SCHEMA_VERSION);
+        }
 
         boolean postgres() {
             return db != null && StoreTarget.isUrl(db);
@@ -166,12 +171,12 @@ public final class Benchmark {
         boolean keep = stores.keep() || Boolean.getBoolean("hermes.bench.keep");
         try {
             if (stores.postgres()) {
-                databases = PostgresDatabases.open(stores.db(), stores.schema(), keep, err);
+                databases = PostgresDatabases.open(stores.db(), stores.schema(), keep, stores.schemaVersion(), err);
             }
             Files.createDirectories(workDir);
             runDir = Files.createTempDirectory(workDir, "bench-run-");
             if (databases == null) {
-                databases = new SqliteDatabases(runDir, stores.db() == null ? null : Path.of(stores.db()));
+                databases = new SqliteDatabases(runDir, stores.db() == null ? null : Path.of(stores.db()), stores.schemaVersion());
             }
             benchmark = new Benchmark(runDir, databases, sessions, messagesPerSession, extent, err);
             err.println("[bench] stores: " + databases.describe());

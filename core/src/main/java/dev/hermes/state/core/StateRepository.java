@@ -165,7 +165,10 @@ public final class StateRepository implements AutoCloseable {
         return builder().path(file).build();
     }
 
-    /** Opens the file read-only: never writes; works on files newer than version 6 with the v6 columns. */
+    /**
+     * Opens the file read-only: never writes; works on any file with the version-6 columns, newer than
+     * 17 included (read with every rule known up to 17).
+     */
     public static StateRepository openReadOnly(Path file) {
         return builder().path(file).readOnly(true).build();
     }
@@ -1561,7 +1564,8 @@ public final class StateRepository implements AutoCloseable {
         /**
          * Opens the store. A file is first checked: read-only needs the version-6 columns (a newer
          * file is fine); read-write migrates or adopts it (a no-op without Liquibase when it is up to
-         * date), or, with {@code migrate(false)}, requires it to be at version 6 already. No
+         * date), or, with {@code migrate(false)}, requires the version-6 columns and a version no newer
+         * than the target ({@link #schemaVersion}). No
          * connection of the store itself is opened yet: that happens on first use.
          */
         public StateRepository build() {

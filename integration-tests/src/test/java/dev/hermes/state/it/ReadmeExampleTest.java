@@ -43,7 +43,9 @@ class ReadmeExampleTest {
             // --- README example ends ---
 
             assertEquals(1, hits.size());
-            assertEquals("How do I roll back the >>>postgres<<< >>>migration<<<?", hits.get(0).snippet());
+            // at schema 17 the index holds content, tool name and tool calls joined by spaces: today's agent's
+            // snippet of this message ends in those two spaces too
+            assertEquals("How do I roll back the >>>postgres<<< >>>migration<<<?  ", hits.get(0).snippet());
             assertEquals(1, perSource.size());
             assertEquals("cli", perSource.get(0).value1());
             assertEquals(1, perSource.get(0).value2());

@@ -223,7 +223,7 @@ final class PostgresMigration {
                     + " but no Hermes sessions table; it was left unchanged. Choose another schema for the store.");
         }
         if (contents.schemaVersion() > version) {
-            throw new SchemaTooNewException(contents.schemaVersion(), version);
+            throw new SchemaTooNewException(contents.schemaVersion(), version, version >= Migrator.LATEST_VERSION);
         }
     }
 

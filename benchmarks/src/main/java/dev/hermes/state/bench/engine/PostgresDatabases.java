@@ -38,10 +38,14 @@ public final class PostgresDatabases implements RunDatabases {
     private final String base;
     private final boolean keep;
     private final PrintStream progress;
+    /** What every store of the run is created at (6 or 17). */
+    private final int schemaVersion;
     private final Set<String> created = new LinkedHashSet<>();
 
-    private PostgresDatabases(String url, PostgresLocation server, String base, boolean keep, PrintStream progress) {
+    private PostgresDatabases(String url, PostgresLocation server, String base, boolean keep, int schemaVersion,
+                              PrintStream progress) {
         this.url = url;
+        this.schemaVersion = schemaVersion;
         this.server = server;
         this.base = base;
         this.keep = keep;
@@ -54,10 +58,10 @@ public final class PostgresDatabases implements RunDatabases {
      *
      * @throws InvalidArgumentException a bad URL or schema name, or a schema that exists already
      */
-    public static PostgresDatabases open(String url, String schema, boolean keep, PrintStream progress) {
+    public static PostgresDatabases open(String url, String schema, boolean keep, int schemaVersion, PrintStream progress) {
         String base = schema != null ? schema : "hermes_bench_" + HexFormat.of().formatHex(RANDOM.generateSeed(4));
         PostgresLocation server = PostgresLocation.parse(url).withSchema(base);
-        PostgresDatabases databases = new PostgresDatabases(url, server, base, keep, progress);
+        PostgresDatabases databases = new PostgresDatabases(url, server, base, keep, schemaVersion, progress);
         for (String place : List.of(MAIN, "raw", "batch", "raw_batch", "lineage")) {
             PostgresLocation.checkSchema(databases.schema(place));
         }
@@ -89,7 +93,7 @@ public final class PostgresDatabases implements RunDatabases {
 
     @Override
     public List<String> commandOptions(String place) {
-        return List.of("--db", url, "--schema", schema(place));
+        return List.of("--db", url, "--schema", schema(place), "--schema-version", String.valueOf(schemaVersion));
     }
 
     @Override
@@ -100,13 +104,13 @@ public final class PostgresDatabases implements RunDatabases {
     @Override
     public StateRepository openStore(String place) {
         claim(place);
-        return StateRepository.builder().url(url).schema(schema(place)).build();
+        return StateRepository.builder().url(url).schema(schema(place)).schemaVersion(schemaVersion).build();
     }
 
     @Override
     public RawStore openRaw(String place, int checkpointEvery) throws SQLException {
         claim(place);
-        Migrator.create().toVersion(StateRepository.DEFAULT_SCHEMA_VERSION).migrate(location(place));
+        Migrator.create().toVersion(schemaVersion).migrate(location(place));
         return PostgresRawStore.open(location(place));
     }
 

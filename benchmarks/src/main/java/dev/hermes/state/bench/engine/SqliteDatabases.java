@@ -27,11 +27,16 @@ import java.util.Map;
 public final class SqliteDatabases implements RunDatabases {
     private final Path folder;
     private final Path mainFile;
+    private final int schemaVersion;
 
-    /** {@code mainFile}: the main store's file, null for {@code state.db} in {@code folder}. */
-    public SqliteDatabases(Path folder, Path mainFile) {
+    /**
+     * {@code mainFile}: the main store's file, null for {@code state.db} in {@code folder};
+     * {@code schemaVersion}: what every store of the run is created at (6 or 17).
+     */
+    public SqliteDatabases(Path folder, Path mainFile, int schemaVersion) {
         this.folder = folder;
         this.mainFile = mainFile;
+        this.schemaVersion = schemaVersion;
     }
 
     public Path file(String place) {
@@ -50,7 +55,7 @@ public final class SqliteDatabases implements RunDatabases {
 
     @Override
     public List<String> commandOptions(String place) {
-        return List.of("--db", target(place));
+        return List.of("--db", target(place), "--schema-version", String.valueOf(schemaVersion));
     }
 
     @Override
@@ -60,18 +65,18 @@ public final class SqliteDatabases implements RunDatabases {
 
     @Override
     public StateRepository openStore(String place) {
-        return StateRepository.open(file(place));
+        return StateRepository.builder().path(file(place)).schemaVersion(schemaVersion).build();
     }
 
     /**
-     * A new, empty version-6 file: a copy of one file migrated once per run (starting Liquibase costs
+     * A new, empty file at the run's version: a copy of one file migrated once per run (starting Liquibase costs
      * seconds), made by SQLite ({@code VACUUM INTO}), never with Java I/O on a database file.
      */
     @Override
     public RawStore openRaw(String place, int checkpointEvery) throws SQLException {
         Path template = folder.resolve("baseline-template.db");
         if (!Files.exists(template)) {
-            Migrator.create().toVersion(StateRepository.DEFAULT_SCHEMA_VERSION).migrate(template);
+            Migrator.create().toVersion(schemaVersion).migrate(template);
         }
         Path copy = file(place);
         try (Connection connection = SqliteFile.open(template, RetryPolicy.HERMES, true);

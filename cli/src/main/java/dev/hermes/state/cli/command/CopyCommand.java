@@ -136,6 +136,12 @@ public final class CopyCommand implements Callable<Integer> {
             }
             return readOnly ? cli.openReadOnly(file) : cli.storeBuilder().path(file).build();
         } catch (SchemaTooNewException tooNew) {
+            if (!tooNew.newestKnown()) {
+                throw new InvalidArgumentException("The " + side + " " + location + " is at schema version "
+                        + tooNew.fileVersion() + ", newer than version " + tooNew.supportedVersion() + ", which"
+                        + " --schema-version keeps stores at; it was left unchanged. Copy without --schema-version "
+                        + tooNew.supportedVersion());
+            }
             throw new InvalidArgumentException("The " + side + " " + location + " is at schema version "
                     + tooNew.fileVersion() + ", newer than version " + tooNew.supportedVersion() + ", the newest this"
                     + " hermes-state knows; it was left unchanged. Upgrade hermes-state to copy "

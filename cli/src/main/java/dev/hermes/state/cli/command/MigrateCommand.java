@@ -23,8 +23,9 @@ import java.util.concurrent.Callable;
  * The documented migration-only run for CI pipelines.
  */
 @Command(mixinStandardHelpOptions = true, name = "migrate", description = {
-        "Bring the file to schema version 6, creating it when missing and adopting a file the Python agent made "
-                + "(existing columns and indexes are recorded, never re-created). Data is never touched.",
+        "Bring the file to schema version 17 (6 with --schema-version 6), creating it when missing and adopting a file "
+                + "the Python agent made (existing columns and indexes are recorded, never re-created). Every row is kept; "
+                + "the agent's own data steps run as it runs them (the full-text re-index of 11, the delegate tags of 16).",
         "--dry-run prints the SQL that would run and changes nothing."})
 public final class MigrateCommand implements Callable<Integer> {
     @ParentCommand

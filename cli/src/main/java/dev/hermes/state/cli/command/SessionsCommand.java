@@ -296,7 +296,8 @@ public final class SessionsCommand implements Callable<Integer> {
         return CommandContext.OK;
     }
 
-    @Command(mixinStandardHelpOptions = true, name = "delete", description = "Delete a session and its messages; its children become roots.")
+    @Command(mixinStandardHelpOptions = true, name = "delete", description = "Delete a session and its messages; its children become"
+            + " roots, except (schema 17) the subagent runs it delegated to, which are deleted with it, as the agent does.")
     int delete(@Parameters(paramLabel = "ID", description = "A session id or unique id prefix.") String reference) {
         String id;
         long messages;

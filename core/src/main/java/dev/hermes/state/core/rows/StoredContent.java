@@ -33,9 +33,9 @@ public final class StoredContent {
     }
 
     /**
-     * What stored text means: structured content behind either marker, else the text itself (also when the
-     * JSON after a marker does not parse, or parses to something that is neither a list nor a dict:
-     * the agent then hands back the raw text too, or the scalar, which a reader sees as its text).
+     * What stored text means, as the agent decodes it: behind either marker, a list or dict is structured
+     * content, a JSON string is that text and JSON null no content; otherwise (JSON that does not parse, a
+     * number or a boolean, which a typed content cannot be) the stored text itself.
      */
     public static @Nullable MessageContent decode(@Nullable String stored) {
         if (stored == null) {
@@ -46,6 +46,12 @@ public final class StoredContent {
                 Object value = PythonJson.parse(stored.substring(NUL_MARKER.length()));
                 if (value instanceof java.util.List<?> || value instanceof java.util.Map<?, ?>) {
                     return new MessageContent.Structured(value);
+                }
+                if (value instanceof String text) {
+                    return new MessageContent.Text(text);
+                }
+                if (value == null) {
+                    return null;
                 }
             } catch (InvalidArgumentException notJson) {
                 // the agent logs it and returns the stored text: so do we

@@ -27,10 +27,22 @@ public final class Cli {
     public static final String PROGRAM = "hermes-state";
 
     private final Path home;
+    /** Global options every run gets first (e.g. the pin {@code --schema-version 6}). */
+    private final List<String> globalOptions;
 
     /** The command line with HERMES_HOME={@code home}. */
     public Cli(Path home) {
+        this(home, List.of());
+    }
+
+    private Cli(Path home, List<String> globalOptions) {
         this.home = home;
+        this.globalOptions = globalOptions;
+    }
+
+    /** This command line with every file kept at schema version 6 ({@code --schema-version 6} on each run). */
+    public Cli keptAtSix() {
+        return new Cli(home, List.of("--schema-version", "6"));
     }
 
     public static Path jar() {
@@ -75,7 +87,9 @@ public final class Cli {
     public Command command(List<String> jvmOptions, String... args) {
         List<String> options = new ArrayList<>(scriptJvmOptions());
         options.addAll(jvmOptions);
-        return withEnvironment(Command.javaJar(options, jar(), args));
+        List<String> argv = new ArrayList<>(globalOptions);
+        argv.addAll(List.of(args));
+        return withEnvironment(Command.javaJar(options, jar(), argv.toArray(String[]::new)));
     }
 
     public Command command(String... args) {

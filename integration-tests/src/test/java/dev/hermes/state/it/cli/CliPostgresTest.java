@@ -32,7 +32,7 @@ class CliPostgresTest {
         Cli cli = new Cli(dir);
         String where = "postgresql://hermes_test@" + host() + "/hermes_test (schema " + postgres.schema() + ")";
         ProcessResult migrated = cli.run("--db", postgres.url(), "--schema", postgres.schema(), "migrate").ok();
-        assertTrue(migrated.stdout().startsWith(where + ": created at schema version 6 ("), migrated.toString());
+        assertTrue(migrated.stdout().startsWith(where + ": created at schema version 17 ("), migrated.toString());
         assertFalse((migrated.stdout() + migrated.stderr()).contains(postgres.password()), migrated.toString());
 
         String requests = String.join("\n",

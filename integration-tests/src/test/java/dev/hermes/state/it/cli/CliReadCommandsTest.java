@@ -37,9 +37,10 @@ class CliReadCommandsTest {
     static Cli cli;
     static String db;
 
+    /** The v6 answers of MANIFEST.md: the file is kept at 6 (CliV17SessionsTest reads today's agent's files at 17). */
     @BeforeAll
     static void copyFixture() {
-        cli = new Cli(dir);
+        cli = new Cli(dir).keptAtSix();
         db = Fixtures.copy("state-v6.db", dir).toString();
     }
 

@@ -30,12 +30,12 @@ class CliWriteCommandsTest {
     }
 
     @Test
-    void migrateAdoptsEveryPythonVersionAndIsThenUpToDate() {
+    void migrateAdoptsEveryPythonVersionAndIsThenUpToDate() throws Exception {
         Cli cli = cli();
         for (String fixture : List.of("state-v1.db", "state-v2.db", "state-v3-foreign.db", "state-v4.db", "state-v5.db")) {
             String db = Fixtures.copy(fixture, dir).toString();
             JsonNode migrated = cli.json("--db", db, "--json", "migrate");
-            assertEquals(6, migrated.get("to_version").asInt(), fixture);
+            assertEquals(17, migrated.get("to_version").asInt(), fixture);
             assertFalse(migrated.get("up_to_date").asBoolean(), fixture);
             assertFalse(migrated.get("created").asBoolean(), fixture);
             assertTrue(migrated.get("changes").size() > 0, fixture);
@@ -43,13 +43,19 @@ class CliWriteCommandsTest {
         String foreign = dir.resolve("state-v3-foreign.db").toString();
         JsonNode after = cli.json("--db", foreign, "--json", "status");
         assertTrue(after.get("up_to_date").asBoolean(), after.toString());
-        assertEquals(6, after.get("schema_version").asInt());
+        assertEquals(17, after.get("schema_version").asInt());
         assertEquals(0, after.get("pending").size());
         assertEquals("wal", after.get("journal_mode").asText());
         assertEquals(30, after.get("sessions").asInt(), "data untouched");
         assertEquals(95, after.get("messages").asInt(), "data untouched");
         List<String> again = cli.run("--db", foreign, "migrate").ok().lines();
-        assertTrue(again.get(0).startsWith(foreign + ": already up to date at schema version 6; nothing to do"), again.get(0));
+        assertTrue(again.get(0).startsWith(foreign + ": already up to date at schema version 17; nothing to do"), again.get(0));
+
+        // kept at 6, an older file is brought to 6 and no further
+        String kept = Fixtures.copy("state-v2.db", Files.createDirectories(dir.resolve("kept"))).toString();
+        assertEquals(6, cli.json("--db", kept, "--schema-version", "6", "--json", "migrate").get("to_version").asInt());
+        assertEquals(6, cli.json("--db", kept, "--schema-version", "6", "--json", "status").get("schema_version").asInt());
+        assertTrue(cli.json("--db", kept, "--schema-version", "6", "--json", "status").get("up_to_date").asBoolean());
     }
 
     @Test
@@ -60,13 +66,13 @@ class CliWriteCommandsTest {
         assertEquals(2, status.get("schema_version").asInt());
         assertFalse(status.get("up_to_date").asBoolean());
         assertFalse(status.get("newer_than_latest").asBoolean());
-        assertEquals(36, status.get("pending").size(), "every step of versions 1-6 is to be recorded or run");
+        assertEquals(88, status.get("pending").size(), "every step of versions 1-17 is to be recorded or run");
         assertEquals(0, status.get("applied").size());
         assertEquals(30, status.get("sessions").asInt());
         assertEquals(95, status.get("messages").asInt());
         List<String> lines = cli().run("--db", db.toString(), "status").ok().lines();
         assertTrue(lines.get(0).matches("File +" + db + " {2}\\(260\\.0 KB, -wal 0 B\\)"), lines.get(0));
-        assertTrue(lines.get(1).matches("Schema +version 2 of 6: not yet adopted by hermes-state.*"), lines.get(1));
+        assertTrue(lines.get(1).matches("Schema +version 2 of 17: not yet adopted by hermes-state.*"), lines.get(1));
         assertTrue(lines.contains("Journal mode  delete"), String.join("\n", lines));
         assertTrue(lines.stream().anyMatch(line -> line.matches("Pending +v1 \\(\\d+ steps\\), v2 .*v6 .*")), String.join("\n", lines));
         assertTrue(lines.contains("Sessions      30"), String.join("\n", lines));
@@ -82,7 +88,9 @@ class CliWriteCommandsTest {
         assertTrue(out.contains("ALTER TABLE sessions ADD COLUMN title TEXT;"), out);
         assertTrue(out.contains("CREATE UNIQUE INDEX"), out);
         assertTrue(out.contains("ALTER TABLE messages ADD COLUMN reasoning TEXT;"), out);
-        assertTrue(out.contains(": dry run, nothing written; would go from schema version 2 to 6"), out);
+        assertTrue(out.contains("CREATE VIRTUAL TABLE messages_fts_trigram USING fts5("), out);
+        assertTrue(out.contains("ALTER TABLE \"messages\" ADD COLUMN \"active\" INTEGER NOT NULL DEFAULT 1"), out);
+        assertTrue(out.contains(": dry run, nothing written; would go from schema version 2 to 17"), out);
         assertEquals(before, Fixtures.sha256(db));
 
         Path fresh = dir.resolve("new").resolve("state.db");
@@ -96,7 +104,7 @@ class CliWriteCommandsTest {
         Path db = dir.resolve("fresh").resolve("state.db");
         JsonNode created = cli().json("--db", db.toString(), "--json", "migrate");
         assertTrue(created.get("created").asBoolean());
-        assertEquals(6, created.get("to_version").asInt());
+        assertEquals(17, created.get("to_version").asInt());
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(db)));
         assertEquals(0, cli().json("--db", db.toString(), "--json", "stats").get("sessions").asInt());
     }

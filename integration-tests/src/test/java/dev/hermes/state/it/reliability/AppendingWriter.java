@@ -126,7 +126,7 @@ public final class AppendingWriter {
             }
             return assistant.build();
         }
-        // a tool result never adds to tool_call_count, even when it carries tool calls itself
+        // a tool result that carries tool calls adds to tool_call_count at schema 17, not under the rules of 6
         NewMessage.Builder tool = NewMessage.builder("tool").content(content).toolName("terminal")
                 .toolCallId("call_" + random.nextInt(1_000_000));
         if (random.nextBoolean()) {

@@ -98,7 +98,7 @@ class BadFilesTest {
             Path make(Path folder) throws Exception {
                 Path db = Fixtures.copy("state-v6.db", folder);
                 try (Connection connection = StoreFiles.readWrite(db); Statement statement = connection.createStatement()) {
-                    statement.executeUpdate("UPDATE schema_version SET version = 7");
+                    statement.executeUpdate("UPDATE schema_version SET version = 18");
                 }
                 return db;
             }

@@ -347,7 +347,7 @@ class BadInputTest {
             case "replaceMessages" -> returns(null);
             // a store kept at schema 6 has no soft-delete flags: refused whatever the id
             case "rewindToMessage", "restoreRewound", "archiveAndCompact" -> rejects(InvalidArgumentException.class);
-            case "compressionTip" -> returns(id);
+            case "compressionTip", "resolveResumeSessionId" -> returns(id);
             case "endSession", "setSessionTitle", "deleteSession", "deleteConversation" -> returns(false);
             case "reopenSession", "updateSystemPrompt", "updateTokenCounts", "clearMessages", "updateSessionMeta",
                  "updateSessionModel", "updateSessionBillingRoute" -> returns(null);
@@ -413,8 +413,14 @@ class BadInputTest {
                     () -> store.getSessionCount(SessionCountQuery.builder().source(sql).build()), returns(0L)));
             cases.add(new Case("getSessionsByLastActive", "source " + describe(sql), () -> store.getSessionsByLastActive(sql, 20, 0),
                     returns(List.of())));
-            cases.add(new Case("searchSessionsById", "query " + describe(sql), () -> store.searchSessionsById(sql, 20, true),
-                    returns(List.of())));
+            // LIKE's metacharacters match literally, as the agent's escaped LIKE: only ids that contain them
+            // ("%" and "\\" only the sessions made with them here, "_" those and every fixture id)
+            String madeWith = sql.equals("%") ? "lit%1" : sql.equals("_") ? "und_1" : sql.equals("\\") ? "back\\1" : null;
+            cases.add(new Case("searchSessionsById", "query " + describe(sql), () -> store.searchSessionsById(sql, 100, true).stream()
+                    .map(row -> row.session().id()).toList(), satisfies(madeWith == null ? "nothing" : "ids containing it, " + madeWith
+                    + " among them", ids -> ((List<?>) ids).stream().allMatch(id -> ((String) id).contains(sql))
+                    && (madeWith == null ? ((List<?>) ids).isEmpty() : ((List<?>) ids).contains(madeWith)
+                    && (sql.equals("_") || ((List<?>) ids).size() == 1)))));
             cases.add(new Case("searchSessions", "source " + describe(sql), () -> store.searchSessions(sql, 20, 0), returns(List.of())));
             cases.add(new Case("listSessionsRich", "source " + describe(sql),
                     () -> store.listSessionsRich(ListSessionsQuery.builder().source(sql).build()), returns(List.of())));

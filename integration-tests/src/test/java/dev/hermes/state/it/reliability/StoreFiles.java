@@ -28,8 +28,10 @@ final class StoreFiles {
      * JSON array counts its elements and any other JSON value counts 1. (An empty map also counts 1
      * but is stored as NULL, so the suite's writers never send one.)
      */
-    static final String TOOL_CALLS_OF_ROW = "CASE WHEN m.role = 'tool' OR m.tool_calls IS NULL THEN 0"
+    private static final String TOOL_CALLS_OF_ROW = "CASE WHEN m.tool_calls IS NULL THEN 0"
             + " WHEN json_type(m.tool_calls) = 'array' THEN json_array_length(m.tool_calls) ELSE 1 END";
+    /** The SPEC's v6 rule: a tool result's tool_calls are not counted (today's agent counts every row's). */
+    private static final String TOOL_CALLS_OF_ROW_V6 = "CASE WHEN m.role = 'tool' THEN 0 ELSE " + TOOL_CALLS_OF_ROW + " END";
 
     /** The tables whose rows make up a store's content (FTS5 shadow tables included, Liquibase's excluded). */
     private static final String CONTENT_TABLES = "SELECT name FROM sqlite_master WHERE type = 'table'"
@@ -80,12 +82,22 @@ final class StoreFiles {
         }
     }
 
-    /** Sessions whose message_count or tool_call_count differ from what their rows say, as readable lines. */
+    /**
+     * Sessions whose message_count or tool_call_count differ from what their rows say (by the rules of
+     * the file's version), as readable lines.
+     */
     static List<String> counterMismatches(Connection connection) throws SQLException {
+        return counterMismatches(connection, (int) number(SqlRows.query(connection, "SELECT max(version) FROM schema_version")
+                .get(0).get(0)));
+    }
+
+    /** {@link #counterMismatches(Connection)} for rows counted by the agent of {@code countedAtVersion}. */
+    static List<String> counterMismatches(Connection connection, int countedAtVersion) throws SQLException {
         List<String> mismatches = new ArrayList<>();
+        String toolCallsOfRow = countedAtVersion >= 7 ? TOOL_CALLS_OF_ROW : TOOL_CALLS_OF_ROW_V6;
         for (List<Object> row : SqlRows.query(connection, "SELECT s.id, s.message_count, s.tool_call_count,"
                 + " (SELECT count(*) FROM messages m WHERE m.session_id = s.id),"
-                + " (SELECT coalesce(sum(" + TOOL_CALLS_OF_ROW + "), 0) FROM messages m WHERE m.session_id = s.id)"
+                + " (SELECT coalesce(sum(" + toolCallsOfRow + "), 0) FROM messages m WHERE m.session_id = s.id)"
                 + " FROM sessions s ORDER BY s.id")) {
             long messageCount = number(row.get(1));
             long toolCallCount = number(row.get(2));

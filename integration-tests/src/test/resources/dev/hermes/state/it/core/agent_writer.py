@@ -23,6 +23,8 @@ def main():
     conn = sqlite3.connect(path, timeout=1.0, isolation_level=None)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA foreign_keys=ON")
+    # today's agent (a file of version 7 or later) counts a tool result's tool calls too
+    counts_tool_results = (conn.execute("SELECT max(version) FROM schema_version").fetchone()[0] or 0) >= 7
     retries = [0]
 
     def execute_write(work):
@@ -51,7 +53,8 @@ def main():
             cursor = conn.execute(
                 "INSERT INTO messages (session_id, role, content, tool_calls, tool_name, timestamp) VALUES (?, ?, ?, ?, ?, ?)",
                 (session_id, role, content, json.dumps(tool_calls) if tool_calls else None, tool_name, time.time()))
-            calls = 0 if role == "tool" or tool_calls is None else (len(tool_calls) if isinstance(tool_calls, list) else 1)
+            counted = tool_calls is not None and (role != "tool" or counts_tool_results)
+            calls = (len(tool_calls) if isinstance(tool_calls, list) else 1) if counted else 0
             conn.execute("UPDATE sessions SET message_count = message_count + 1, tool_call_count = tool_call_count + ? WHERE id = ?",
                          (calls, session_id))
             return cursor.lastrowid
