@@ -213,6 +213,22 @@ record FileInspection(
         return recordedChangeSets.keySet().stream().anyMatch(key -> key.startsWith(OWN_AUTHOR + ":"));
     }
 
+    /**
+     * Hermes changesets of {@code changeSets} recorded as done although they belong to versions above the
+     * number the file claims. Only another writer lowers the number (hand repair, a tool that resets it to
+     * re-run an upgrade); the Python agent then runs every step gated on that number again, while the records
+     * alone would make Liquibase skip those steps for ever, leave the number where it is and fail the
+     * migration. Forgetting the records lets them run again, each guarded by its precondition on what the
+     * file holds. hermes-state's own changesets are not numbered steps and keep theirs.
+     */
+    List<Changelog.ChangeSetRef> recordedAboveVersion(List<Changelog.ChangeSetRef> changeSets) {
+        return changeSets.stream()
+                .filter(changeSet -> changeSet.version() > schemaVersion && !OWN_AUTHOR.equals(changeSet.author()))
+                .filter(changeSet -> recordedChangeSets.containsKey(key(changeSet.author(), changeSet.id(),
+                        changeSet.logicalFile())))
+                .toList();
+    }
+
     /** Readable as a version-6 store: the columns exist (a newer file may have more). */
     boolean hasV6Columns() {
         return sessionColumns.containsAll(V6_SESSION_COLUMNS) && messageColumns.containsAll(V6_MESSAGE_COLUMNS);

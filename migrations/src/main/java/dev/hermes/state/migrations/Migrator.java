@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -261,8 +262,10 @@ public final class Migrator {
             throw notHermes(inspection, file.toString());
         }
         List<SchemaStatus.ChangeSetState> states = new ArrayList<>();
+        List<Changelog.ChangeSetRef> forgotten = inspection.recordedAboveVersion(Changelog.changeSets(version));
         for (Changelog.ChangeSetRef changeSet : Changelog.changeSets(version)) {
-            String recorded = inspection.recordedChangeSets()
+            // a record the migration will forget (the number was lowered) is pending, as the migration sees it
+            String recorded = forgotten.contains(changeSet) ? null : inspection.recordedChangeSets()
                     .get(FileInspection.key(changeSet.author(), changeSet.id(), changeSet.logicalFile()));
             SchemaStatus.State state = recorded == null ? SchemaStatus.State.PENDING
                     : "MARK_RAN".equals(recorded) ? SchemaStatus.State.MARK_RAN : SchemaStatus.State.EXECUTED;
@@ -477,6 +480,7 @@ public final class Migrator {
                 execute(connection, "DELETE FROM " + FileInspection.CHANGELOG_TABLE + " WHERE AUTHOR = '"
                         + FileInspection.OWN_AUTHOR + "'");
             }
+            forgetRecords(connection, inspection.recordedAboveVersion(Changelog.changeSets(version)));
             List<MigrationResult.AppliedChange> changes = LiquibaseUpdate.run(connection, version);
             FileInspection migrated = FileInspection.of(connection);
             List<String> missing = migrated.missingObjects(version);
@@ -490,6 +494,23 @@ public final class Migrator {
         } catch (Exception | Error failure) {
             rollbackQuietly(connection);
             throw failure;
+        }
+    }
+
+    /** Deletes the changelog records of {@code changeSets}, so that Liquibase runs them again. */
+    private static void forgetRecords(Connection connection, List<Changelog.ChangeSetRef> changeSets) throws SQLException {
+        if (changeSets.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + FileInspection.CHANGELOG_TABLE
+                + " WHERE AUTHOR = ? AND ID = ? AND FILENAME = ?")) {
+            for (Changelog.ChangeSetRef changeSet : changeSets) {
+                delete.setString(1, changeSet.author());
+                delete.setString(2, changeSet.id());
+                delete.setString(3, changeSet.logicalFile());
+                delete.addBatch();
+            }
+            delete.executeBatch();
         }
     }
 

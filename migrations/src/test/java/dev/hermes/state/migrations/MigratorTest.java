@@ -114,6 +114,39 @@ class MigratorTest {
         assertEquals(List.of("17"), query(db, "SELECT group_concat(version) FROM schema_version"));
     }
 
+    @Test
+    void aNumberLoweredUnderItsRecordsRunsTheStepsAboveItAgainAsTheAgentDoes() throws Exception {
+        Path db = dir.resolve("lowered.db");
+        migrator.migrate(db);
+        // a subagent child without its marker, an untitled root that looks like an orphaned subagent run,
+        // then the number set back to 15 (Hermes' own tests do this to replay the version-16 step)
+        sql(db, "INSERT INTO sessions (id, source, started_at) VALUES ('parent', 'cli', 1.0)",
+                "INSERT INTO sessions (id, source, started_at, parent_session_id) VALUES ('delegate', 'cli', 2.0, 'parent')",
+                "INSERT INTO sessions (id, source, started_at, message_count) VALUES ('orphan', 'cli', 3.0, 2)",
+                "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('orphan', 'user', 'Echo progress', 3.1)",
+                "INSERT INTO messages (session_id, role, content, tool_name, timestamp)"
+                        + " VALUES ('orphan', 'tool', 'step 1', 'terminal', 3.2)",
+                "UPDATE schema_version SET version = 15");
+        // every changeset above 15 is pending again; those whose objects exist are then only marked ran
+        assertEquals(Changelog.changeSets().stream().filter(changeSet -> changeSet.version() > 15)
+                        .map(Changelog.ChangeSetRef::id).toList(),
+                migrator.status(db).pending().stream().map(SchemaStatus.ChangeSetState::id).toList());
+        List<String> steps = List.of("v16-tag-delegate-children", "v16-tag-orphaned-delegates", "v17-schema-version");
+
+        MigrationResult result = migrator.migrate(db);
+        assertEquals(15, result.fromVersion());
+        assertEquals(17, result.toVersion());
+        assertEquals(steps, result.executed().stream().map(MigrationResult.AppliedChange::id).toList());
+        // the agent's answers on the same file (its v17 module, opened after the same UPDATE)
+        assertEquals(List.of("delegate|{\"_delegate_from\":\"parent\"}", "orphan|{\"_delegate_from\":\"__orphaned__\"}",
+                        "parent|-"),
+                query(db, "SELECT id || '|' || COALESCE(model_config, '-') FROM sessions ORDER BY id"));
+        assertEquals(List.of("17"), query(db, "SELECT group_concat(version) FROM schema_version"));
+        assertEquals(List.of("1"), query(db, "SELECT count(*) FROM DATABASECHANGELOG WHERE ID = 'v16-tag-delegate-children'"));
+        assertTrue(migrator.migrate(db).fastPath());
+        assertEquals(List.of(), migrator.checkWithLiquibase(db).changes());
+    }
+
     /** A store created or adopted before hermes-state had its own tables: version 17, every Hermes changeset recorded. */
     private Path storeWithoutOwnTables() throws Exception {
         Path db = dir.resolve("before-windows.db");

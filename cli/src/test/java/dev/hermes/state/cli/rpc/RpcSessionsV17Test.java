@@ -147,4 +147,30 @@ class RpcSessionsV17Test {
         assertEquals(1L, answer("session_count", "{}"));
         assertEquals(true, Files.exists(dir.resolve("state.db")));
     }
+    @Test
+    void aStoreWhoseNumberWasSetBackTo15TagsItsSubagentRunsWhenOpenedAgain() throws Exception {
+        open(17, 1773133200.0);
+        call("create_session", "{\"session_id\": \"parent\", \"source\": \"cli\"}");
+        call("create_session", "{\"session_id\": \"delegate\", \"source\": \"cli\", \"parent_session_id\": \"parent\"}");
+        call("create_session", "{\"session_id\": \"orphan\", \"source\": \"cli\"}");
+        call("append_message", "{\"session_id\": \"orphan\", \"role\": \"user\", \"content\": \"Echo progress\"}");
+        call("append_message", "{\"session_id\": \"orphan\", \"role\": \"tool\", \"content\": \"step 1\","
+                + " \"tool_name\": \"terminal\"}");
+        store.close();
+        try (java.sql.Connection connection = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("state.db"));
+             java.sql.Statement statement = connection.createStatement()) {
+            statement.execute("UPDATE schema_version SET version = 15");
+        }
+
+        // the agent's answers after the same calls and the same UPDATE (its v17 module, opened again)
+        open(17, 1773133300.0);
+        assertEquals("{\"_delegate_from\":\"parent\"}",
+                ((Map<?, ?>) answer("get_session", "{\"session_id\": \"delegate\"}")).get("model_config"));
+        assertEquals("{\"_delegate_from\":\"__orphaned__\"}",
+                ((Map<?, ?>) answer("get_session", "{\"session_id\": \"orphan\"}")).get("model_config"));
+        assertEquals(List.of("parent"), ((List<?>) answer("list_sessions_rich", "{}")).stream()
+                .map(row -> ((Map<?, ?>) row).get("id")).toList());
+        assertEquals(true, answer("delete_session", "{\"session_id\": \"parent\"}"));
+        assertEquals(null, answer("get_session", "{\"session_id\": \"delegate\"}"));
+    }
 }
