@@ -46,8 +46,13 @@ public final class PastConversations {
      */
     public record Hit(String sessionId, String source, String role, String snippet, String timestamp,
                       String toolName) {
+        /**
+         * From schema 11 on the index holds content, tool name and tool calls joined by spaces, so a
+         * snippet of a message without them ends in two spaces (the agent's too): an agent reading the hit
+         * gets the text without that padding.
+         */
         static Hit of(SearchHit hit) {
-            return new Hit(hit.sessionId(), hit.source(), hit.role(), hit.snippet(), hit.timestamp().toString(),
+            return new Hit(hit.sessionId(), hit.source(), hit.role(), hit.snippet().stripTrailing(), hit.timestamp().toString(),
                     hit.toolName());
         }
     }
