@@ -153,8 +153,11 @@ public final class PostgresDatabases implements RunDatabases {
     @Override
     public boolean searchIndexIntact(Connection plain) {
         try (Statement statement = plain.createStatement()) {
+            // from schema 11 on the column indexes content, tool name and tool calls, as the agent's FTS5 tables do
+            String indexed = schemaVersion > Migrator.KEPT_VERSION
+                    ? "COALESCE(content, '') || ' ' || COALESCE(tool_name, '') || ' ' || COALESCE(tool_calls, '')" : "content";
             return SqliteDatabases.number(statement, "SELECT count(*) FROM messages "
-                    + "WHERE content_tsv IS DISTINCT FROM messages_content_tsv(content)") == 0;
+                    + "WHERE content_tsv IS DISTINCT FROM messages_content_tsv(" + indexed + ")") == 0;
         } catch (SQLException failed) {
             return false;
         }

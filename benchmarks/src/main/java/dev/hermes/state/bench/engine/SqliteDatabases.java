@@ -112,6 +112,9 @@ public final class SqliteDatabases implements RunDatabases {
     public boolean searchIndexIntact(Connection plain) {
         try (Statement statement = plain.createStatement()) {
             statement.execute("INSERT INTO messages_fts(messages_fts) VALUES('integrity-check')");
+            if (schemaVersion > Migrator.KEPT_VERSION) {
+                statement.execute("INSERT INTO messages_fts_trigram(messages_fts_trigram) VALUES('integrity-check')");
+            }
             return true;
         } catch (SQLException corrupt) {
             return false;
