@@ -301,7 +301,8 @@ class HermesChatMemoryStoreTest {
 
     @Test
     void aRefusedMessageWritesNothing() {
-        try (StateRepository store = TestStore.open(dir)) {
+        // kept at 6, a store cannot hold a picture (at 17 it can: onAStoreAtSeventeenAPictureIsKeptAndHandedBackAsStored)
+        try (StateRepository store = TestStore.open(dir, 6)) {
             RecordingWindows windows = new RecordingWindows(store);
             HermesChatMemoryStore memoryStore = HermesChatMemoryStore.builder(store).windows(windows).build();
             UserMessage picture = UserMessage.from(TextContent.from("look"), ImageContent.from("https://example.invalid/a.png"));

@@ -300,7 +300,8 @@ class HermesChatMemoryRepositoryTest {
 
     @Test
     void aRefusedMessageWritesNothing() {
-        try (StateRepository store = TestStore.open(dir)) {
+        // kept at 6, a store cannot hold a picture (at 17 it can: onAStoreAtSeventeenAPictureIsKeptAndHandedBackAsStored)
+        try (StateRepository store = TestStore.open(dir, 6)) {
             RecordingWindows windows = new RecordingWindows(store);
             HermesChatMemoryRepository repository = HermesChatMemoryRepository.builder(store).windows(windows).build();
             Media png = Media.builder().mimeType(MimeTypeUtils.IMAGE_PNG).data(new ByteArrayResource(new byte[]{1})).build();

@@ -30,6 +30,7 @@ public class HermesStateAutoConfiguration {
         return StoreLocation.of(properties.getDb(), properties.getSchema())
                 .readOnly(properties.isReadOnly())
                 .migrate(properties.isMigrate())
+                .schemaVersion(properties.getSchemaVersion())
                 .build();
     }
 

@@ -1,6 +1,7 @@
 package dev.hermes.state.springboot;
 
 import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.core.model.SchemaRules;
 import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.migrations.SchemaStatus;
 import org.springframework.boot.actuate.health.AbstractHealthIndicator;
@@ -27,7 +28,9 @@ public class HermesStateHealthIndicator extends AbstractHealthIndicator {
         Optional<Path> file = store.path();
         builder.withDetail("readOnly", store.isReadOnly());
         if (file.isPresent()) {
-            SchemaStatus status = Migrator.create().toVersion(StateRepository.DEFAULT_SCHEMA_VERSION).status(file.get());
+            // the version the store keeps its file at: 6 when pinned there, else 17
+            int target = store.schemaRules() == SchemaRules.V6 ? Migrator.KEPT_VERSION : StateRepository.DEFAULT_SCHEMA_VERSION;
+            SchemaStatus status = Migrator.create().toVersion(target).status(file.get());
             builder.withDetail("file", file.get().toString())
                     .withDetail("schemaVersion", status.schemaVersion())
                     .withDetail("journalMode", status.journalMode())

@@ -1,5 +1,6 @@
 package dev.hermes.state.springboot;
 
+import dev.hermes.state.core.StateRepository;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /** The Hermes store of a Spring Boot application: {@code hermes.state.*}. */
@@ -15,14 +16,20 @@ public class HermesStateProperties {
     /** The schema of a PostgreSQL store (default "hermes"); several stores can share a database. */
     private String schema;
 
-    /** Open the store read-only: nothing is ever written (files newer than version 6 are readable). */
+    /** Open the store read-only: nothing is ever written (files newer than version 17 are readable). */
     private boolean readOnly = false;
 
     /**
      * Create, migrate or adopt the file (or PostgreSQL schema) on start. When false the store must
-     * already be at version 6, and a missing or older one stops the application.
+     * already be at the schema version, and a missing or older one stops the application.
      */
     private boolean migrate = true;
+
+    /**
+     * The Hermes schema version the store is kept at: 17 (the default, today's agent) or 6, for a file
+     * shared with an agent of April 2026 (a file already newer than 6 then stops the application).
+     */
+    private int schemaVersion = StateRepository.DEFAULT_SCHEMA_VERSION;
 
     private final SpringAi springAi = new SpringAi();
 
@@ -50,6 +57,14 @@ public class HermesStateProperties {
 
     public void setReadOnly(boolean readOnly) {
         this.readOnly = readOnly;
+    }
+
+    public int getSchemaVersion() {
+        return schemaVersion;
+    }
+
+    public void setSchemaVersion(int schemaVersion) {
+        this.schemaVersion = schemaVersion;
     }
 
     public boolean isMigrate() {

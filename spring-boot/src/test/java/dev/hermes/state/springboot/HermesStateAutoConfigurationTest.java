@@ -1,5 +1,7 @@
 package dev.hermes.state.springboot;
 
+import dev.hermes.state.core.model.SchemaRules;
+import dev.hermes.state.SchemaTooNewException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hermes.state.HermesStateException;
@@ -149,7 +151,7 @@ class HermesStateAutoConfigurationTest {
         });
         assertEquals(sha, Fixtures.sha256(copy), "a refused file is left as it was");
         runner.withPropertyValues("hermes.state.db=" + copy).run(context ->
-                assertEquals(6, ((Map<?, ?>) context.getBean(HealthIndicator.class).health().getDetails()).get("schemaVersion")));
+                assertEquals(17, ((Map<?, ?>) context.getBean(HealthIndicator.class).health().getDetails()).get("schemaVersion")));
     }
 
     @Test
@@ -202,6 +204,27 @@ class HermesStateAutoConfigurationTest {
     }
 
     @Test
+    void schemaVersion6KeepsTheFileAtSixAndRefusesOneAlreadyNewer() {
+        Path file = dir.resolve("kept").resolve("state.db");
+        runner.withPropertyValues("hermes.state.db=" + file, "hermes.state.schema-version=6").run(context -> {
+            StateRepository store = context.getBean(StateRepository.class);
+            assertEquals(SchemaRules.V6, store.schemaRules());
+            store.createSession("s1", "spring-ai");
+            Health health = context.getBean("hermesStateHealthIndicator", HealthIndicator.class).health();
+            assertEquals(Status.UP, health.getStatus(), health.getDetails().toString());
+            assertEquals(6, health.getDetails().get("schemaVersion"));
+        });
+        Path newer = Fixtures.copy("state-v17.db", dir);
+        String sha = Fixtures.sha256(newer);
+        runner.withPropertyValues("hermes.state.db=" + newer, "hermes.state.schema-version=6").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().isInstanceOf(SchemaTooNewException.class)
+                    .hasMessageContaining("Schema version 17 is newer than version 6, the version this store keeps files at");
+        });
+        assertEquals(sha, Fixtures.sha256(newer), "a refused file is left as it was");
+    }
+
+    @Test
     void theHealthIndicatorReportsTheFile() {
         Path file = dir.resolve("state.db");
         runner.withPropertyValues("hermes.state.db=" + file).run(context -> {
@@ -210,7 +233,7 @@ class HermesStateAutoConfigurationTest {
             Health health = context.getBean("hermesStateHealthIndicator", HealthIndicator.class).health();
             assertEquals(Status.UP, health.getStatus());
             assertEquals(file.toString(), health.getDetails().get("file"));
-            assertEquals(6, health.getDetails().get("schemaVersion"));
+            assertEquals(17, health.getDetails().get("schemaVersion"));
             assertEquals("wal", health.getDetails().get("journalMode"));
             assertTrue((Long) health.getDetails().get("fileBytes") > 0, health.getDetails().toString());
             assertTrue((Long) health.getDetails().get("walBytes") > 0, "the write is in the WAL: " + health.getDetails());
@@ -279,7 +302,7 @@ class HermesStateAutoConfigurationTest {
         Map<String, JsonNode> properties = new java.util.TreeMap<>();
         metadata.get("properties").forEach(property -> properties.put(property.get("name").asText(), property));
         assertEquals(List.of("hermes.state.db", "hermes.state.langchain4j.source", "hermes.state.migrate",
-                "hermes.state.read-only", "hermes.state.schema", "hermes.state.spring-ai.source"),
+                "hermes.state.read-only", "hermes.state.schema", "hermes.state.schema-version", "hermes.state.spring-ai.source"),
                 List.copyOf(properties.keySet()));
         assertEquals("spring-ai", properties.get("hermes.state.spring-ai.source").get("defaultValue").asText());
         assertEquals("langchain4j", properties.get("hermes.state.langchain4j.source").get("defaultValue").asText());
