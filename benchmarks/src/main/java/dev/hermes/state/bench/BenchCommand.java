@@ -1,6 +1,7 @@
 package dev.hermes.state.bench;
 
 import dev.hermes.state.bench.data.Workload;
+import dev.hermes.state.bench.process.StoreTarget;
 import dev.hermes.state.bench.workload.W8ColdOpen;
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.migrations.Migrator;
@@ -105,6 +106,8 @@ public final class BenchCommand implements Callable<Integer> {
                     + ", not " + schemaVersion);
             return 2;
         }
+        // the child processes open the run's stores at the same version
+        System.setProperty(StoreTarget.SCHEMA_VERSION_PROPERTY, String.valueOf(schemaVersion));
         return Benchmark.run(WORK_DIR, new Benchmark.Stores(db, schema, keep, schemaVersion), sessionCount, messages, out,
                 stdout, stderr);
     }

@@ -1,5 +1,6 @@
 package dev.hermes.state.bench.memory;
 
+import dev.hermes.state.bench.process.StoreTarget;
 import dev.hermes.state.bench.raw.RawJdbcStore;
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.model.NewMessage;
@@ -56,13 +57,13 @@ public final class WindowSaves {
         Files.createDirectories(folder);
         Path storeFile = folder.resolve("store.db");
         Path rawFile = folder.resolve("raw.db");
-        StateRepository.open(rawFile).close();   // the same schema, made by the store's migrator
+        StoreTarget.open(rawFile.toString()).close();   // the same schema, made by the store's migrator
         long storeNanos = 0;
         long rawNanos = 0;
         long storedRows;
         long rawRows;
         int lastWindowSize = 0;
-        try (StateRepository store = StateRepository.open(storeFile)) {
+        try (StateRepository store = StoreTarget.open(storeFile.toString())) {
             for (int c = 0; c < conversations; c++) {
                 String id = "conversation-" + c;
                 List<WindowEntry> current = new ArrayList<>();

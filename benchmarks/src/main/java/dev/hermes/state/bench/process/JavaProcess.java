@@ -75,6 +75,7 @@ public final class JavaProcess {
         List<String> command = new ArrayList<>();
         command.add(javaCommand());
         command.addAll(jvmOptions);
+        command.add("-D" + StoreTarget.SCHEMA_VERSION_PROPERTY + "=" + StoreTarget.schemaVersion());
         command.add("-cp");
         command.add(classPath());
         command.add(main.getName());

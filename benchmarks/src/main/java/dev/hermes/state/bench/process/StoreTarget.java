@@ -23,15 +23,26 @@ public final class StoreTarget {
         return StateRepository.isUrl(target);
     }
 
-    /** Opens the store read-write, created or migrated as a file or a server schema is on opening. */
+    /**
+     * The system property that carries the run's schema version (6 or 17) into the benchmark's child
+     * processes, which open the run's stores by their target alone.
+     */
+    public static final String SCHEMA_VERSION_PROPERTY = "hermes.bench.schema-version";
+
+    /** The run's schema version: {@link #SCHEMA_VERSION_PROPERTY}, else the library's default. */
+    public static int schemaVersion() {
+        return Integer.getInteger(SCHEMA_VERSION_PROPERTY, StateRepository.DEFAULT_SCHEMA_VERSION);
+    }
+
+    /** Opens the store read-write at the run's schema version, created or migrated as a file or a server schema is on opening. */
     public static StateRepository open(String target) {
         Matcher schema = SCHEMA_PARAMETER.matcher(target);
         if (isUrl(target) && schema.find()) {
             String url = target.substring(0, schema.start()) + (schema.group(3).isEmpty() ? "" : schema.group(1))
                     + target.substring(schema.end());
-            return StateRepository.builder().url(url).schema(schema.group(2)).build();
+            return StateRepository.builder().url(url).schema(schema.group(2)).schemaVersion(schemaVersion()).build();
         }
-        return StateRepository.builder().location(target).build();
+        return StateRepository.builder().location(target).schemaVersion(schemaVersion()).build();
     }
 
     /** A PostgreSQL URL that names the store's schema for {@link #open}. */

@@ -68,7 +68,7 @@ public final class PostgresRawStore implements RawStore {
         this.insertMessageBatch = connection.prepareStatement(RawJdbcStore.INSERT_MESSAGE);
         this.bumpCounters = connection.prepareStatement(RawJdbcStore.BUMP_COUNTERS);
         this.search = connection.prepareStatement(SEARCH);
-        this.conversation = connection.prepareStatement(RawJdbcStore.CONVERSATION);
+        this.conversation = connection.prepareStatement(RawJdbcStore.conversationSql(connection));
     }
 
     /** Opens one connection to a schema that already holds the version-6 store (create it with the Migrator). */

@@ -52,8 +52,17 @@ public final class RawJdbcStore implements RawStore {
             + "AND (n.timestamp, n.id) < (page.timestamp, page.id) ORDER BY n.timestamp DESC, n.id DESC LIMIT 1) "
             + "LEFT JOIN messages next ON next.id = (SELECT n.id FROM messages n WHERE n.session_id = page.session_id "
             + "AND (n.timestamp, n.id) > (page.timestamp, page.id) ORDER BY n.timestamp, n.id LIMIT 1)";
+    /** Today's agent's search (schema 17): rewound rows left out, compacted ones found. */
+    private static final String SEARCH_V17 = SEARCH.replace("WHERE messages_fts MATCH ?1 ",
+            "WHERE messages_fts MATCH ?1 AND (m.active = 1 OR m.compacted = 1) ");
     static final String CONVERSATION = "SELECT role, content, tool_call_id, tool_calls, tool_name, reasoning, "
             + "reasoning_details, codex_reasoning_items FROM messages WHERE session_id = ? ORDER BY timestamp, id";
+    /** Today's agent's read (schema 17): live rows by id, with the later columns. */
+    static final String CONVERSATION_V17 = "SELECT role, content, tool_call_id, tool_calls, tool_name, reasoning, "
+            + "reasoning_details, codex_reasoning_items, finish_reason, reasoning_content, codex_message_items, "
+            + "platform_message_id, observed, timestamp FROM messages WHERE session_id = ? AND active = 1 ORDER BY id";
+    /** The marker of structured content in a file of schema 17 (NUL on SQLite, SOH on PostgreSQL). */
+    private static final String[] CONTENT_MARKERS = {"\u0000json:", "\u0001json:"};
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -81,8 +90,21 @@ public final class RawJdbcStore implements RawStore {
         this.insertMessage = connection.prepareStatement(INSERT_MESSAGE + " RETURNING id");
         this.insertMessageBatch = connection.prepareStatement(INSERT_MESSAGE);
         this.bumpCounters = connection.prepareStatement(BUMP_COUNTERS);
-        this.search = connection.prepareStatement(SEARCH);
-        this.conversation = connection.prepareStatement(CONVERSATION);
+        this.search = connection.prepareStatement(todaysSchema(connection) ? SEARCH_V17 : SEARCH);
+        this.conversation = connection.prepareStatement(conversationSql(connection));
+    }
+
+    /** The conversation query of the store's version: today's agent's at 7 and later, version 6's before. */
+    static String conversationSql(Connection connection) throws SQLException {
+        return todaysSchema(connection) ? CONVERSATION_V17 : CONVERSATION;
+    }
+
+    /** Whether the store is at 7 or later, where today's agent's reads apply. */
+    static boolean todaysSchema(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+             ResultSet version = statement.executeQuery("SELECT max(version) FROM schema_version")) {
+            return version.next() && version.getInt(1) >= 7;
+        }
     }
 
     /**
@@ -216,6 +238,7 @@ public final class RawJdbcStore implements RawStore {
         List<Map<String, Object>> messages = new ArrayList<>();
         conversation.setString(1, sessionId);
         try (ResultSet rows = conversation.executeQuery()) {
+            boolean v17 = rows.getMetaData().getColumnCount() > 8;
             while (rows.next()) {
                 String role = rows.getString(1);
                 Map<String, Object> message = new LinkedHashMap<>();
@@ -227,10 +250,36 @@ public final class RawJdbcStore implements RawStore {
                     message.put("tool_calls", decodeOr(toolCalls, List.of()));
                 }
                 putIfNotEmpty(message, "tool_name", rows.getString(5));
+                if (v17) {
+                    // as today's agent: structured content decoded, the timestamp, platform id and observed flag
+                    String content = rows.getString(2);
+                    for (String marker : CONTENT_MARKERS) {
+                        if (content != null && content.startsWith(marker)) {
+                            message.put("content", decodeOr(content.substring(marker.length()), content));
+                        }
+                    }
+                    double timestamp = rows.getDouble(14);
+                    if (timestamp != 0) {
+                        message.put("timestamp", timestamp);
+                    }
+                    putIfNotEmpty(message, "message_id", rows.getString(12));
+                    if (rows.getLong(13) != 0) {
+                        message.put("observed", true);
+                    }
+                }
                 if ("assistant".equals(role)) {
+                    if (v17) {
+                        putIfNotEmpty(message, "finish_reason", rows.getString(9));
+                    }
                     putIfNotEmpty(message, "reasoning", rows.getString(6));
+                    if (v17 && rows.getString(10) != null) {
+                        message.put("reasoning_content", rows.getString(10));
+                    }
                     putDecodedIfNotEmpty(message, "reasoning_details", rows.getString(7));
                     putDecodedIfNotEmpty(message, "codex_reasoning_items", rows.getString(8));
+                    if (v17) {
+                        putDecodedIfNotEmpty(message, "codex_message_items", rows.getString(11));
+                    }
                 }
                 messages.add(message);
             }

@@ -118,7 +118,7 @@ public final class W6Export {
         }
         Path copy = scratch.resolve("w6-sqlite-copy.db");
         try (StateRepository store = databases.openStore(RunDatabases.MAIN);
-             StateRepository file = StateRepository.open(copy)) {
+             StateRepository file = StoreTarget.open(copy.toString())) {
             store.copyTo(file, CopyOptions.intoEmpty(), null);
         }
         return new Result(first, second, exportOnce(copy.toString(), scratch, 3));
