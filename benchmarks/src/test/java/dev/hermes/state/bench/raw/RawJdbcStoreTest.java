@@ -152,7 +152,8 @@ class RawJdbcStoreTest {
             Map<String, Object> tool = conversation.get(10);
             assertEquals("call_4", tool.get("tool_call_id"));
             assertEquals("terminal", tool.get("tool_name"));
-            assertEquals(List.of("role", "content"), List.copyOf(conversation.get(0).keySet()));
+            // the schema is at 17: today's agent's conversation rows carry their timestamp
+            assertEquals(List.of("role", "content", "timestamp"), List.copyOf(conversation.get(0).keySet()));
         }
     }
 
