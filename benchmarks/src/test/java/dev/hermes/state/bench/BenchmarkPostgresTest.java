@@ -35,7 +35,13 @@ class BenchmarkPostgresTest {
     @Test
     void tinyRunOnPostgresqlChecksLikeSqliteAndLeavesNothingBehind(@TempDir Path folder) throws Exception {
         Run sqlite = run(folder, "sqlite", Benchmark.Stores.NEW_FILE);
-        Run postgres = run(folder, "postgresql", new Benchmark.Stores(server.url(), server.schema(), false));
+        CommandLines commandLines = CommandLines.watch(server.password());
+        Run postgres;
+        try {
+            postgres = run(folder, "postgresql", new Benchmark.Stores(server.url(), server.schema(), false));
+        } finally {
+            commandLines.stop();
+        }
         assertEquals(0, sqlite.exit, sqlite.stderr);
         assertEquals(0, postgres.exit, postgres.stderr);
 
@@ -82,6 +88,73 @@ class BenchmarkPostgresTest {
         assertFalse(password.isEmpty());
         for (String text : List.of(postgres.stdout, postgres.stderr, postgres.resultText)) {
             assertFalse(text.contains(password), "the password shows in\n" + text);
+        }
+        // every child that opened the store on the server (W6's export, W8's cold opens, W9's writers; the
+        // command's own run in W8 needs the built jar, which this module's tests come before) was seen
+        // running, and none had the password on its command line
+        assertEquals(List.of(), commandLines.withPassword, "command lines that showed the password");
+        for (String child : List.of("ExportProcess", "ColdOpenProcess", "WriterProcess")) {
+            assertTrue(commandLines.seen.stream().anyMatch(line -> line.contains(child)),
+                    child + " never seen among " + commandLines.seen.size() + " child command lines");
+        }
+    }
+
+    /**
+     * Reads every process's {@code /proc/PID/cmdline} over and over while the benchmark runs, as any
+     * user of the machine can: the benchmark's own children (their command lines name the store) and
+     * any line that holds the password.
+     */
+    private static final class CommandLines {
+        final List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final List<String> withPassword = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final java.util.Set<Long> pids = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        private volatile boolean running = true;
+        private final Thread thread;
+
+        private CommandLines(String password) {
+            thread = new Thread(() -> {
+                long self = ProcessHandle.current().pid();
+                while (running) {
+                    try (java.util.stream.Stream<Path> processes = Files.list(Path.of("/proc"))) {
+                        for (Path process : (Iterable<Path>) processes::iterator) {
+                            String name = process.getFileName().toString();
+                            if (!name.chars().allMatch(Character::isDigit) || Long.parseLong(name) == self) {
+                                continue;
+                            }
+                            String line = read(process.resolve("cmdline"));
+                            if (line.contains(password)) {
+                                withPassword.add(line.replace(password, "<password>"));
+                            }
+                            // a child's command line names the run's store by its URL
+                            if (line.contains("postgresql://") && pids.add(Long.parseLong(name))) {
+                                seen.add(line);
+                            }
+                        }
+                    } catch (java.io.IOException e) {
+                        // /proc changes under the walk: the next pass reads it again
+                    }
+                }
+            }, "cmdline-watch");
+            thread.setDaemon(true);
+        }
+
+        static CommandLines watch(String password) {
+            CommandLines lines = new CommandLines(password);
+            lines.thread.start();
+            return lines;
+        }
+
+        void stop() throws InterruptedException {
+            running = false;
+            thread.join();
+        }
+
+        private static String read(Path cmdline) {
+            try {
+                return new String(Files.readAllBytes(cmdline), StandardCharsets.UTF_8).replace('\0', ' ');
+            } catch (java.io.IOException | RuntimeException gone) {
+                return "";
+            }
         }
     }
 

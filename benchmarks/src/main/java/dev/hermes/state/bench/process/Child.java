@@ -40,10 +40,14 @@ public final class Child implements AutoCloseable {
         reader.start();
     }
 
-    /** Starts {@code command}; the spawn time is read immediately before the start. */
+    /**
+     * Starts {@code command}; the spawn time is read immediately before the start. A PostgreSQL URL's
+     * password never reaches the child's command line ({@link ChildLogin}).
+     */
     public static Child start(List<String> command, Path stderrFile) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(command)
+        ProcessBuilder builder = new ProcessBuilder()
                 .redirectError(ProcessBuilder.Redirect.to(stderrFile.toFile()));
+        builder.command(ChildLogin.withoutPasswords(command, builder.environment()));
         long spawn = System.nanoTime();
         return new Child(builder.start(), spawn, stderrFile);
     }
