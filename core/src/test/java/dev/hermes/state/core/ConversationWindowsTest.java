@@ -115,6 +115,44 @@ class ConversationWindowsTest {
     }
 
     @Test
+    void aSaveWritesOnlyTheWindowRowsThatChangedAndLoadsStayInWindowOrder() throws Exception {
+        try (StateRepository store = TestStores.fresh(dir)) {
+            Path file = store.path().orElseThrow();
+            store.saveConversationWindow("c1", "spring-ai", List.of(fresh("system", "Be terse."), fresh("user", "q1"),
+                    fresh("assistant", "a1"), fresh("user", "q2")));
+            List<Message> loaded = store.loadConversationWindow("c1");
+            assertEquals("0:s 1:q1 2:a1 3:q2", rows(file));
+
+            // Spring AI's eviction: the system message stays, the oldest other one goes, the new one comes last
+            store.saveConversationWindow("c1", "spring-ai", plus(List.of(kept(loaded).get(0)),
+                    plus(kept(loaded.subList(2, 4)), fresh("assistant", "a2")).toArray(WindowEntry[]::new)));
+            assertEquals("0:s 2:a1 3:q2 4:a2", rows(file), "the kept rows keep their positions");
+            assertEquals(List.of("Be terse.", "a1", "q2", "a2"), contents(store.loadConversationWindow("c1")));
+
+            // the system message moved to the end: the rows from it on are placed again after the last one
+            List<Message> window = store.loadConversationWindow("c1");
+            store.saveConversationWindow("c1", "spring-ai", plus(kept(window.subList(1, 4)), kept(window).get(0)));
+            assertEquals("2:a1 3:q2 4:a2 5:s", rows(file));
+            assertEquals(List.of("a1", "q2", "a2", "Be terse."), contents(store.loadConversationWindow("c1")));
+
+            // unchanged: no row is written; emptied: none is left
+            store.saveConversationWindow("c1", "spring-ai", kept(store.loadConversationWindow("c1")));
+            assertEquals("2:a1 3:q2 4:a2 5:s", rows(file));
+            store.saveConversationWindow("c1", "spring-ai", List.of());
+            assertEquals("", rows(file));
+            assertEquals(List.of(), store.loadConversationWindow("c1"));
+            assertEquals(5, store.messageCount("c1"));
+        }
+    }
+
+    /** The window rows of c1 as {@code position:text}, system messages as {@code s}, in position order. */
+    private static String rows(Path file) throws Exception {
+        return TestStores.queryString(file, "SELECT coalesce(group_concat(p, ' '), '') FROM (SELECT w.position || ':'"
+                + " || CASE m.role WHEN 'system' THEN 's' ELSE m.content END AS p FROM hermes_state_window_message w"
+                + " JOIN messages m ON m.id = w.message_id WHERE w.session_id = 'c1' ORDER BY w.position)");
+    }
+
+    @Test
     void aWindowLargerThanOneStatementsRowsIsKeptWhole() {
         try (StateRepository store = TestStores.fresh(dir)) {
             List<WindowEntry> many = new ArrayList<>();

@@ -105,7 +105,10 @@ public final class Sessions {
                     + " schema version 17; this one is kept at " + transaction.schema().version());
         }
         try {
-            if (v17) {
+            // without metadata to fill, the upsert's update would assign every column it fills, each
+            // NULL again, and so rewrite the pages of the sessions' indexes on those columns: an
+            // insert that ignores an existing row changes the same nothing and writes nothing
+            if (v17 && session.fillsMetadata()) {
                 UPSERT.execute(transaction, session.id(), session.source(), session.userId(), session.sessionKey(),
                         session.chatId(), session.chatType(), session.threadId(), session.model(),
                         session.modelConfigPython(), session.systemPrompt(), session.parentId(), session.cwd(), startedAt);

@@ -31,8 +31,10 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -80,6 +82,22 @@ public final class Windows {
             .and(MESSAGES.SESSION_ID.eq(HERMES_STATE_WINDOW_MESSAGE.SESSION_ID))
             .where(HERMES_STATE_WINDOW_MESSAGE.SESSION_ID.eq(DSL.param("sessionId", String.class)))
             .orderBy(HERMES_STATE_WINDOW_MESSAGE.POSITION), "sessionId");
+    /**
+     * What a save starts from: every row of the session's window, in window order, with its message when
+     * that is still the session's (a left join: the rows of messages the Python agent deleted are there to be
+     * dropped); no row when the window belongs to an earlier session of the id.
+     */
+    private static final PreparedQuery CURRENT = PreparedQuery.of(schema -> DSL
+            .select(HERMES_STATE_WINDOW_MESSAGE.POSITION, HERMES_STATE_WINDOW_MESSAGE.MESSAGE_ID)
+            .select(schema.fields(MESSAGES))
+            .from(HERMES_STATE_WINDOW_MESSAGE)
+            .join(HERMES_STATE_WINDOW).on(HERMES_STATE_WINDOW.SESSION_ID.eq(HERMES_STATE_WINDOW_MESSAGE.SESSION_ID))
+            .join(SESSIONS).on(SESSIONS.ID.eq(HERMES_STATE_WINDOW.SESSION_ID))
+            .and(EpochSeconds.column(HERMES_STATE_WINDOW.SESSION_STARTED_AT).eq(EpochSeconds.column(SESSIONS.STARTED_AT)))
+            .leftJoin(MESSAGES).on(MESSAGES.ID.eq(HERMES_STATE_WINDOW_MESSAGE.MESSAGE_ID))
+            .and(MESSAGES.SESSION_ID.eq(HERMES_STATE_WINDOW_MESSAGE.SESSION_ID))
+            .where(HERMES_STATE_WINDOW_MESSAGE.SESSION_ID.eq(DSL.param("sessionId", String.class)))
+            .orderBy(HERMES_STATE_WINDOW_MESSAGE.POSITION), "sessionId");
     private static final PreparedQuery MESSAGE = PreparedQuery.of(schema -> DSL
             .select(schema.fields(MESSAGES)).from(MESSAGES)
             .where(MESSAGES.ID.eq(DSL.param("id", Long.class))), "id");
@@ -92,6 +110,10 @@ public final class Windows {
             .set(HERMES_STATE_WINDOW_MESSAGE.POSITION, DSL.param("position", Long.class))
             .set(HERMES_STATE_WINDOW_MESSAGE.MESSAGE_ID, DSL.param("messageId", Long.class)),
             "sessionId", "position", "messageId");
+    private static final PreparedQuery DROP = PreparedQuery.of(() -> DSL
+            .deleteFrom(HERMES_STATE_WINDOW_MESSAGE)
+            .where(HERMES_STATE_WINDOW_MESSAGE.SESSION_ID.eq(DSL.param("sessionId", String.class)))
+            .and(HERMES_STATE_WINDOW_MESSAGE.POSITION.eq(DSL.param("position", Long.class))), "sessionId", "position");
     private static final PreparedQuery STAMP = PreparedQuery.of(() -> DSL
             .insertInto(HERMES_STATE_WINDOW)
             .set(HERMES_STATE_WINDOW.SESSION_ID, DSL.param("sessionId", String.class))
@@ -144,7 +166,9 @@ public final class Windows {
      * Makes {@code window} the conversation's window, creating the session ({@code source}) on the
      * first save. When the window is the tip's history trimmed and extended, the new entries are
      * appended to the tip; otherwise the tip ends with {@code compression} and every entry is written
-     * to a new child session. Either way the window rows are replaced by the entries' rows.
+     * to a new child session. Either way the window's rows become the entries' rows, writing only the
+     * rows that changed: a framework's save drops the oldest messages and adds the newest, so the rows
+     * it keeps stay where they are and the new ones are placed after them.
      */
     public SavedWindow save(Transaction transaction, MessageAppends.Sql appendSql, String conversationId, String source,
                             List<Entry> window, double now) throws SQLException {
@@ -154,7 +178,8 @@ public final class Windows {
         }
         sessions.ensure(transaction, conversationId, source, null, now);
         String tip = lineage.compressionTip(transaction, conversationId);
-        List<@Nullable Message> kept = keptRows(transaction, conversationId, tip, window);
+        Result<Record> current = CURRENT.fetch(transaction, tip);
+        List<@Nullable Message> kept = keptRows(transaction, conversationId, tip, window, current);
         boolean extending = extendsHistory(tip, window, kept, backend.storesNulInText());
         String target = extending ? tip : continueInChild(transaction, tip, now);
         List<NewMessageRow> fresh = new ArrayList<>();
@@ -170,12 +195,57 @@ public final class Windows {
             Message row = extending ? kept.get(i) : null;
             ids.add(row != null ? row.id() : appended.get(next++));
         }
-        CLEAR.execute(transaction, target);
-        for (int position = 0; position < ids.size(); position++) {
-            PLACE.execute(transaction, target, (long) position, ids.get(position));
-        }
+        place(transaction, target, extending ? current : null, ids);
         STAMP.execute(transaction, target, STARTED_AT.fetch(transaction, target).get(0).get(0, Double.class), now);
         return new SavedWindow(target, ids, fresh.size(), !extending);
+    }
+
+    /**
+     * Makes {@code ids} the target's window rows. The rows of {@code current} (the target's window, null
+     * for a new child) that read as the start of {@code ids} in order, skipping the dropped ones, keep
+     * their positions; every other row is deleted, and the rest of {@code ids} gets positions after the
+     * last one. Positions only order a window: gaps are never read.
+     */
+    private static void place(Transaction transaction, String target, @Nullable Result<Record> current, List<Long> ids)
+            throws SQLException {
+        if (current == null || current.isEmpty()) {
+            // a new child has no rows; a tip may have rows of an earlier session of its id
+            CLEAR.execute(transaction, target);
+            List<@Nullable Object[]> rows = new ArrayList<>(ids.size());
+            for (int position = 0; position < ids.size(); position++) {
+                rows.add(new Object[]{target, (long) position, ids.get(position)});
+            }
+            PLACE.executeBatch(transaction, rows);
+            return;
+        }
+        List<@Nullable Object[]> dropped = new ArrayList<>();
+        int old = 0;
+        int placed = 0;
+        while (placed < ids.size()) {
+            long id = ids.get(placed);
+            int match = old;
+            while (match < current.size() && current.get(match).get(HERMES_STATE_WINDOW_MESSAGE.MESSAGE_ID) != id) {
+                match++;
+            }
+            if (match == current.size()) {
+                break;
+            }
+            for (; old < match; old++) {
+                dropped.add(new Object[]{target, current.get(old).get(HERMES_STATE_WINDOW_MESSAGE.POSITION)});
+            }
+            old++;
+            placed++;
+        }
+        long last = Objects.requireNonNull(current.get(current.size() - 1).get(HERMES_STATE_WINDOW_MESSAGE.POSITION));
+        for (; old < current.size(); old++) {
+            dropped.add(new Object[]{target, current.get(old).get(HERMES_STATE_WINDOW_MESSAGE.POSITION)});
+        }
+        DROP.executeBatch(transaction, dropped);
+        List<@Nullable Object[]> added = new ArrayList<>(ids.size() - placed);
+        for (int i = placed; i < ids.size(); i++) {
+            added.add(new Object[]{target, last + 1 + i - placed, ids.get(i)});
+        }
+        PLACE.executeBatch(transaction, added);
     }
 
     /** Deletes the windows of these sessions (delete_session, clear_messages, a conversation's delete). */
@@ -211,18 +281,27 @@ public final class Windows {
      * For each entry, the stored row it keeps: a message of the conversation (its sessions from
      * {@code conversationId} to the tip); null for a new entry, and for an id that is not such a
      * message (deleted, or of another conversation), which is then stored as new: never an error,
-     * never a lost message.
+     * never a lost message. The rows of the tip's {@code current} window are read already; only an id
+     * from elsewhere is looked up.
      */
     private List<@Nullable Message> keptRows(Transaction transaction, String conversationId, String tip,
-                                             List<Entry> window) throws SQLException {
+                                             List<Entry> window, Result<Record> current) throws SQLException {
+        boolean decode = transaction.schema().v17();
+        Map<Long, Message> inWindow = new HashMap<>();
+        for (Record row : current) {
+            if (row.get(MESSAGES.ID) != null) {
+                Message message = Rows.message(row, decode);
+                inWindow.put(message.id(), message);
+            }
+        }
         List<@Nullable Message> kept = new ArrayList<>(window.size());
         List<String> conversation = null;
         for (Entry entry : window) {
             Long id = entry.storedId();
-            Message row = null;
-            if (id != null) {
+            Message row = id == null ? null : inWindow.get(id);
+            if (id != null && row == null) {
                 Result<Record> found = MESSAGE.fetch(transaction, id);
-                row = found.isEmpty() ? null : Rows.message(found.get(0), transaction.schema().v17());
+                row = found.isEmpty() ? null : Rows.message(found.get(0), decode);
             }
             if (row != null && !row.sessionId().equals(tip)) {
                 if (conversation == null) {
