@@ -1,0 +1,104 @@
+// The Search page: the store's own full-text search (FTS5 on SQLite, the search column on PostgreSQL)
+// over every message, with the matched words highlighted and filters; a hit opens its session
+// scrolled to the message.
+
+import {api} from './api.js';
+import {epochSeconds, formatInteger, h, replace, timeElement} from './dom.js';
+
+const OPEN = '>>>';
+const CLOSE = '<<<';
+
+/**
+ * The store's snippet as nodes: the text between its >>> and <<< markers in <mark>, everything as
+ * text nodes (a snippet is stored content: it is never parsed as HTML).
+ */
+export function renderSnippet(snippet) {
+  const fragment = document.createDocumentFragment();
+  let rest = String(snippet);
+  while (rest.length) {
+    const open = rest.indexOf(OPEN);
+    if (open < 0) {
+      fragment.appendChild(document.createTextNode(rest));
+      break;
+    }
+    if (open > 0) fragment.appendChild(document.createTextNode(rest.slice(0, open)));
+    rest = rest.slice(open + OPEN.length);
+    const close = rest.indexOf(CLOSE);
+    const marked = close < 0 ? rest : rest.slice(0, close);
+    fragment.appendChild(h('mark', null, marked));
+    rest = close < 0 ? '' : rest.slice(close + CLOSE.length);
+  }
+  return fragment;
+}
+
+export async function renderSearch(page, context) {
+  context.setTitle('Search');
+  const params = context.params;
+  const q = (params.get('q') || '').trim();
+  const field = (name, label, element) => h('label', {for: `search-${name}`}, h('span', null, label), element);
+  const select = (name, options) => h('select', {id: `search-${name}`, name},
+    options.map(([value, text]) => h('option', {value, selected: (params.get(name) || '') === value}, text)));
+  const form = h('form', {class: 'search-form', role: 'search', id: 'search-form'},
+    field('q', 'Search for', h('input', {type: 'search', id: 'search-q', name: 'q', value: q,
+      placeholder: 'words, "a phrase", prefix*', autocomplete: 'off'})),
+    field('source', 'Source', select('source', [['', 'All sources']])),
+    field('role', 'Role', select('role', [['', 'All roles'], ['user', 'User'], ['assistant', 'Assistant'],
+      ['tool', 'Tool'], ['system', 'System']])),
+    field('from', 'From', h('input', {type: 'date', id: 'search-from', name: 'from', value: params.get('from') || ''})),
+    field('to', 'to', h('input', {type: 'date', id: 'search-to', name: 'to', value: params.get('to') || ''})),
+    h('button', {type: 'submit'}, 'Search'));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const next = new URLSearchParams();
+    for (const name of ['q', 'source', 'role', 'from', 'to']) {
+      const value = form.elements.namedItem(name).value.trim();
+      if (value) next.set(name, value);
+    }
+    context.navigate('/search' + (next.toString() ? '?' + next : ''));
+  });
+  const summary = h('p', {class: 'summary', id: 'search-summary', 'aria-live': 'polite'});
+  const results = h('ol', {class: 'hits', id: 'search-hits'});
+  page.append(h('header', {class: 'page-head'}, h('h1', null, 'Search')), form, summary, results);
+  fillSources(form.elements.namedItem('source'), params.get('source'), context.signal);
+  if (!q) {
+    replace(summary, 'Type words to search every message of the store.');
+    form.elements.namedItem('q').focus();
+    return;
+  }
+  const query = {q, source: params.get('source'), role: params.get('role'), limit: 100};
+  if (params.get('from')) query.started_after = Date.parse(params.get('from') + 'T00:00:00') / 1000;
+  if (params.get('to')) query.started_before = Date.parse(params.get('to') + 'T00:00:00') / 1000 + 86400;
+  const result = await api.search(query, context.signal);
+  const hits = result.results || result.hits || [];
+  replace(summary, hits.length === 0 ? 'No message matches.' : `${formatInteger(hits.length)} matches`);
+  const fragment = document.createDocumentFragment();
+  for (const hit of hits) {
+    const sessionId = hit.session_id;
+    const messageId = hit.message_id ?? hit.id;
+    const target = `/sessions/${encodeURIComponent(sessionId)}` + (messageId ? `#message-${messageId}` : '');
+    fragment.appendChild(h('li', {class: 'hit', 'data-session-id': sessionId, 'data-message-id': messageId ?? null},
+      h('div', {class: 'hit-head'},
+        h('a', {href: target, class: 'hit-title'}, hit.title || sessionId),
+        h('span', {class: 'meta'}, [hit.role, hit.source, hit.model].filter(Boolean).join(' · ')),
+        timeElement(epochSeconds(hit.timestamp ?? hit.session_started))),
+      h('p', {class: 'snippet'}, renderSnippet(hit.snippet || ''))));
+  }
+  results.appendChild(fragment);
+}
+
+async function fillSources(select, chosen, signal) {
+  try {
+    let sources;
+    try {
+      sources = (await api.sessionFacets(signal)).sources || [];
+    } catch (error) {
+      sources = Object.keys((await api.stats(signal)).by_source || {});
+    }
+    for (const value of sources) {
+      const name = typeof value === 'string' ? value : value.name || value.key;
+      select.appendChild(h('option', {value: name, selected: name === chosen}, name));
+    }
+  } catch (ignored) {
+    // "All sources" only
+  }
+}

@@ -1,0 +1,369 @@
+// The Session page: one conversation in order, each role set apart; Markdown rendered from the
+// server's sanitized HTML; tool calls with their arguments and the matching results, reasoning, and
+// rewound or compacted turns folded away (a toggle shows them); tokens, cost, lineage and export.
+// Long sessions render in chunks so the first messages show at once and the page stays responsive.
+
+import {api} from './api.js';
+import {epochSeconds, formatCost, formatInteger, h, replace, setSanitizedHtml, timeElement} from './dom.js';
+
+const CHUNK = 200;
+
+export async function renderSession(page, context, id) {
+  context.setTitle(id);
+  const [session, transcript] = await Promise.all([
+    api.session(id, context.signal),
+    api.messages(id, {include_inactive: 1}, context.signal),
+  ]);
+  context.setTitle(session.title || session.id);
+  const view = new Conversation(page, session, transcript.messages || [], context);
+  await view.renderAll();
+  view.jumpToHash();
+  window.addEventListener('hashchange', () => view.jumpToHash(), {signal: context.signal});
+  context.every(5000, () => view.refresh().catch(() => {}));
+}
+
+class Conversation {
+  constructor(page, session, messages, context) {
+    this.page = page;
+    this.session = session;
+    this.messages = messages;
+    this.context = context;
+    this.resultSlots = new Map(); // tool_call_id -> the element the call's result goes into
+    this.lastId = 0;
+    this.header = h('header', {class: 'session-head'});
+    this.lineage = h('section', {class: 'lineage', id: 'lineage', 'aria-label': 'Lineage'});
+    const inactive = messages.filter(isInactive).length;
+    this.toggle = h('input', {type: 'checkbox', id: 'show-inactive'});
+    this.toggleCount = h('span', {class: 'count', id: 'inactive-count'}, String(inactive));
+    this.toggleLabel = h('label', {for: 'show-inactive', class: 'toggle'}, this.toggle,
+      ' Show rewound and compacted turns (', this.toggleCount, ')');
+    this.toggle.addEventListener('change', () => this.showInactive(this.toggle.checked));
+    this.list = h('ol', {class: 'conversation', id: 'conversation', 'aria-label': 'Conversation',
+      'data-rendered': 'no', 'data-show-inactive': 'no'});
+    page.append(this.header, this.lineage, h('div', {class: 'conversation-tools'}, this.toggleLabel), this.list);
+    this.renderHeader();
+    this.renderLineage();
+  }
+
+  renderHeader() {
+    const s = this.session;
+    const live = isLive(s);
+    const tokens = [
+      ['Input', s.input_tokens], ['Output', s.output_tokens], ['Cache read', s.cache_read_tokens],
+      ['Cache write', s.cache_write_tokens], ['Reasoning', s.reasoning_tokens],
+    ];
+    replace(this.header,
+      h('p', {class: 'crumbs'}, h('a', {href: '/sessions'}, '← Sessions')),
+      h('h1', {id: 'session-title'}, s.title || s.id,
+        live ? h('span', {class: 'badge live', title: 'active in the last 5 minutes'}, 'live') : null,
+        s.archived ? h('span', {class: 'badge archived'}, 'archived') : null),
+      h('dl', {class: 'facts', id: 'session-facts'},
+        fact('Session', h('code', null, s.id)),
+        fact('Source', s.source || '–'),
+        fact('Model', s.model || '–'),
+        fact('Started', timeElement(epochSeconds(s.started_at))),
+        fact('Ended', s.ended_at ? timeElement(epochSeconds(s.ended_at)) : (live ? 'running' : '–')),
+        s.end_reason ? fact('End reason', s.end_reason) : null,
+        fact('Messages', formatInteger(s.message_count), 'messages'),
+        fact('Tool calls', formatInteger(s.tool_call_count), 'tool-calls'),
+        s.api_call_count !== undefined && s.api_call_count !== null ? fact('API calls', formatInteger(s.api_call_count)) : null,
+        s.cwd ? fact('Folder', s.cwd) : null,
+        s.git_branch ? fact('Git branch', s.git_branch) : null),
+      h('table', {class: 'usage', id: 'session-usage'},
+        h('caption', null, 'Tokens and cost'),
+        h('tbody', null,
+          tokens.map(([label, value]) => h('tr', null, h('th', {scope: 'row'}, label),
+            h('td', {class: 'num'}, formatInteger(value ?? 0)))),
+          h('tr', null, h('th', {scope: 'row'}, 'Estimated cost'), h('td', {class: 'num', id: 'cost-estimated'}, formatCost(s.estimated_cost_usd))),
+          h('tr', null, h('th', {scope: 'row'}, 'Actual cost'), h('td', {class: 'num', id: 'cost-actual'}, formatCost(s.actual_cost_usd))),
+          s.cost_status ? h('tr', null, h('th', {scope: 'row'}, 'Cost status'), h('td', null, s.cost_status)) : null)),
+      h('p', {class: 'actions'},
+        h('a', {href: api.exportPath(s.id), download: `${s.id}.json`, id: 'export-json', class: 'button'},
+          'Export as JSON')));
+  }
+
+  renderLineage() {
+    const groups = lineageGroups(this.session);
+    if (groups.length === 0) {
+      this.lineage.hidden = true;
+      return;
+    }
+    this.lineage.hidden = false;
+    replace(this.lineage, h('h2', null, 'Lineage'), groups.map(([label, nodes]) =>
+      h('div', {class: 'lineage-group', 'data-kind': label},
+        h('h3', null, label),
+        h('ul', null, nodes.map((node) => h('li', {class: node.id === this.session.id ? 'current' : null},
+          node.id === this.session.id
+            ? h('span', {'aria-current': 'page'}, node.title || node.id)
+            : h('a', {href: `/sessions/${encodeURIComponent(node.id)}`, 'data-lineage-kind': node.kind || label},
+              node.title || node.id),
+          node.title ? h('span', {class: 'session-id'}, ' ', node.id) : null))))));
+  }
+
+  /** Renders every message, a chunk per frame after the first; resolves when the last one is in. */
+  async renderAll() {
+    const callIds = new Set();
+    for (const message of this.messages) {
+      for (const call of toolCalls(message)) {
+        if (call.id) callIds.add(call.id);
+      }
+    }
+    this.callIds = callIds;
+    for (let start = 0; start < this.messages.length; start += CHUNK) {
+      const fragment = document.createDocumentFragment();
+      for (const message of this.messages.slice(start, start + CHUNK)) {
+        this.renderMessage(message, fragment);
+      }
+      this.list.appendChild(fragment);
+      if (start + CHUNK < this.messages.length) {
+        await nextFrame();
+        if (this.context.signal.aborted) return;
+      }
+    }
+    if (this.messages.length === 0) {
+      this.list.appendChild(h('li', {class: 'empty'}, 'This session has no messages.'));
+    }
+    this.list.dataset.rendered = 'all';
+    this.list.dataset.count = String(this.list.querySelectorAll('.message').length);
+    performance.mark('hermes:conversation-rendered');
+  }
+
+  renderMessage(message, target) {
+    this.lastId = Math.max(this.lastId, Number(message.id) || 0);
+    if (message.role === 'tool' && message.tool_call_id && this.resultSlots.has(message.tool_call_id)) {
+      const slot = this.resultSlots.get(message.tool_call_id);
+      replace(slot, toolResult(message));
+      slot.closest('.tool-call').classList.add('answered');
+      return;
+    }
+    if (message.role === 'tool' && message.tool_call_id && this.callIds.has(message.tool_call_id)) {
+      // a result stored before its call (timestamps out of order): shown where the call is, once it comes
+      this.pendingResults = this.pendingResults || new Map();
+      this.pendingResults.set(message.tool_call_id, message);
+      return;
+    }
+    const inactive = isInactive(message);
+    const article = h('li', {
+      class: `message role-${cssToken(message.role)}` + (inactive ? ' inactive' : ''),
+      id: `message-${message.id}`,
+      'data-message-id': message.id,
+      'data-role': message.role,
+      hidden: inactive && !this.toggle.checked,
+    });
+    article.appendChild(h('div', {class: 'message-head'},
+      h('span', {class: 'role'}, roleLabel(message)),
+      message.tool_name && message.role === 'tool' ? h('span', {class: 'tool-name'}, message.tool_name) : null,
+      inactive ? h('span', {class: 'badge inactive-mark'}, message.compacted ? 'compacted' : 'rewound') : null,
+      message.observed ? h('span', {class: 'badge'}, 'observed') : null,
+      h('a', {href: `#message-${message.id}`, class: 'permalink', title: 'Link to this message'},
+        timeElement(epochSeconds(message.timestamp)))));
+    const reasoning = message.reasoning || message.reasoning_content;
+    if (reasoning) {
+      article.appendChild(h('details', {class: 'reasoning'}, h('summary', null, 'Reasoning'),
+        h('pre', {class: 'text'}, reasoning)));
+    }
+    const body = messageBody(message);
+    if (body) article.appendChild(body);
+    for (const call of toolCalls(message)) {
+      const slot = h('div', {class: 'tool-result pending'}, 'no result stored');
+      const name = (call.function && call.function.name) || call.name || 'tool';
+      article.appendChild(h('details', {class: 'tool-call', 'data-tool-call-id': call.id || ''},
+        h('summary', null, h('span', {class: 'tool-label'}, 'Tool call '), h('code', null, name)),
+        h('div', {class: 'tool-arguments'}, h('div', {class: 'label'}, 'Arguments'),
+          h('pre', {class: 'json'}, prettyJson(call.function ? call.function.arguments : call.arguments))),
+        slot));
+      if (call.id) {
+        this.resultSlots.set(call.id, slot);
+        const early = this.pendingResults && this.pendingResults.get(call.id);
+        if (early) {
+          this.pendingResults.delete(call.id);
+          replace(slot, toolResult(early));
+          slot.closest('.tool-call').classList.add('answered');
+        }
+      }
+    }
+    target.appendChild(article);
+  }
+
+  showInactive(show) {
+    this.toggle.checked = show;
+    this.list.dataset.showInactive = show ? 'yes' : 'no';
+    for (const element of this.list.querySelectorAll('.message.inactive')) {
+      element.hidden = !show;
+    }
+  }
+
+  /** Scrolls to #message-<id>: opens the turns toggle or the tool call it sits in when needed. */
+  jumpToHash() {
+    const match = /^#message-(\d+)$/.exec(location.hash);
+    if (!match) return;
+    const element = document.getElementById(`message-${match[1]}`);
+    if (!element) return;
+    if (element.closest('.message.inactive')) this.showInactive(true);
+    const details = element.closest('details');
+    if (details) details.open = true;
+    for (const previous of this.list.querySelectorAll('.target')) previous.classList.remove('target');
+    element.classList.add('target');
+    element.scrollIntoView({block: 'center'});
+    element.dataset.scrolledTo = 'yes';
+  }
+
+  /** Live: new messages are appended, the counters refreshed; a rewind or compaction redraws all. */
+  async refresh() {
+    const signal = this.context.signal;
+    const [session, transcript] = await Promise.all([
+      api.session(this.session.id, signal),
+      api.messages(this.session.id, {include_inactive: 1, after_id: this.lastId}, signal),
+    ]);
+    const changed = JSON.stringify(session) !== JSON.stringify(this.session);
+    const fresh = (transcript.messages || []).filter((message) => Number(message.id) > this.lastId);
+    const rewound = session.rewind_count !== this.session.rewind_count
+      || (session.message_count ?? 0) < (this.session.message_count ?? 0);
+    this.session = session;
+    if (changed) {
+      this.renderHeader();
+      this.renderLineage();
+    }
+    if (rewound) {
+      const all = await api.messages(this.session.id, {include_inactive: 1}, signal);
+      this.messages = all.messages || [];
+      this.resultSlots.clear();
+      this.lastId = 0;
+      this.list.replaceChildren();
+      await this.renderAll();
+    } else if (fresh.length) {
+      const fragment = document.createDocumentFragment();
+      for (const message of fresh) {
+        for (const call of toolCalls(message)) if (call.id) this.callIds.add(call.id);
+      }
+      for (const message of fresh) this.renderMessage(message, fragment);
+      this.messages.push(...fresh);
+      this.list.querySelector(':scope > .empty')?.remove();
+      this.list.appendChild(fragment);
+      this.list.dataset.count = String(this.list.querySelectorAll('.message').length);
+    }
+    replace(this.toggleCount, String(this.messages.filter(isInactive).length));
+  }
+}
+
+function fact(label, value, key) {
+  return [h('dt', null, label), h('dd', {'data-fact': key || null}, value)];
+}
+
+function isInactive(message) {
+  return message.active === false || message.active === 0;
+}
+
+function isLive(session) {
+  return Boolean(session.is_active);
+}
+
+function roleLabel(message) {
+  switch (message.role) {
+    case 'user': return 'User';
+    case 'assistant': return 'Assistant';
+    case 'system': return 'System';
+    case 'tool': return 'Tool result';
+    default: return String(message.role);
+  }
+}
+
+function cssToken(text) {
+  return String(text).toLowerCase().replace(/[^a-z0-9_-]/g, '_');
+}
+
+/** The message's text: the server's sanitized Markdown when it sent one, the plain text otherwise. */
+function messageBody(message) {
+  if (typeof message.content_html === 'string' && message.content_html !== '') {
+    const body = h('div', {class: 'content markdown'});
+    setSanitizedHtml(body, message.content_html);
+    return body;
+  }
+  const text = plainText(message.content);
+  if (text === '') return null;
+  if (message.role === 'tool') return h('pre', {class: 'content text'}, prettyJson(text));
+  return h('div', {class: 'content plain'}, text);
+}
+
+/** Text of stored content: a string, or the text parts of multimodal content (pictures named, not shown). */
+function plainText(content) {
+  if (content === null || content === undefined) return '';
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content.map((part) => {
+      if (typeof part === 'string') return part;
+      if (part && part.type === 'text') return part.text || '';
+      if (part && part.type === 'image_url') return '[picture]';
+      return JSON.stringify(part);
+    }).join('\n');
+  }
+  return JSON.stringify(content, null, 2);
+}
+
+function toolResult(message) {
+  const inactive = isInactive(message);
+  return h('div', {class: 'result-body' + (inactive ? ' inactive' : ''), id: `message-${message.id}`,
+    'data-message-id': message.id, 'data-role': 'tool'},
+    h('div', {class: 'label'}, 'Result', message.tool_name ? ` of ${message.tool_name}` : '', ' ',
+      timeElement(epochSeconds(message.timestamp))),
+    h('pre', {class: 'json'}, prettyJson(plainText(message.content))));
+}
+
+/** The tool calls of an assistant message, whatever form the server sends them in (list or JSON text). */
+function toolCalls(message) {
+  let calls = message.tool_calls;
+  if (typeof calls === 'string') {
+    try {
+      calls = JSON.parse(calls);
+    } catch (error) {
+      return [];
+    }
+  }
+  return Array.isArray(calls) ? calls.filter((call) => call && typeof call === 'object') : [];
+}
+
+/** JSON (as text or value) indented for reading; anything else as it is. */
+function prettyJson(value) {
+  if (value === null || value === undefined) return '';
+  if (typeof value !== 'string') return JSON.stringify(value, null, 2);
+  const trimmed = value.trim();
+  if (!(trimmed.startsWith('{') || trimmed.startsWith('['))) return value;
+  try {
+    return JSON.stringify(JSON.parse(trimmed), null, 2);
+  } catch (error) {
+    return value;
+  }
+}
+
+/**
+ * The session's lineage as [label, nodes] groups: what the server sends in `lineage` (whatever its
+ * grouping), or at least the parent.
+ */
+function lineageGroups(session) {
+  const groups = [];
+  const lineage = session.lineage;
+  const labels = {
+    ancestors: 'Earlier in the chain', compression: 'Compression chain', chain: 'Compression chain',
+    continuations: 'Continued in', branches: 'Branches', delegates: 'Subagents', children: 'Children',
+    parent: 'Parent',
+  };
+  if (Array.isArray(lineage)) {
+    if (lineage.length > 1) groups.push(['Lineage', lineage]);
+  } else if (lineage && typeof lineage === 'object') {
+    for (const [key, value] of Object.entries(lineage)) {
+      const nodes = Array.isArray(value) ? value : value && typeof value === 'object' && value.id ? [value] : [];
+      const named = nodes.filter((node) => node && node.id);
+      if (named.length && !(named.length === 1 && named[0].id === session.id)) {
+        groups.push([labels[key] || key, named]);
+      }
+    }
+  }
+  if (groups.length === 0 && session.parent_session_id) {
+    groups.push(['Parent', [{id: session.parent_session_id}]]);
+  }
+  return groups;
+}
+
+function nextFrame() {
+  return new Promise((resolve) => requestAnimationFrame(() => resolve()));
+}
