@@ -31,12 +31,13 @@ export async function renderAnalytics(page, context) {
     }));
   const content = h('div', {class: 'analytics', id: 'analytics', 'data-days': days, 'data-ready': 'no'});
   page.append(h('header', {class: 'page-head'}, h('h1', null, 'Analytics'), periods), content);
-  const [report, uPlot] = await Promise.all([api.usage(days, context.signal), loadUPlot()]);
+  const [report, uPlot, store] = await Promise.all([api.usage(days, context.signal), loadUPlot(),
+    api.store(context.signal)]);
   const charts = [];
   const draw = (data) => {
     charts.forEach((chart) => chart.destroy());
     charts.length = 0;
-    show(content, data, days, uPlot, charts);
+    show(content, {now: store.server_time, ...data}, days, uPlot, charts);
   };
   draw(report);
   let fingerprint = JSON.stringify(report);

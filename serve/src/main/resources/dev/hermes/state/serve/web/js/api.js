@@ -30,11 +30,15 @@ async function getJson(path, params, signal) {
 
 export const api = {
   sessions: (params, signal) => getJson('/api/sessions', params, signal),
-  sessionFacets: (signal) => getJson('/api/sessions/facets', {}, signal),
   stats: (signal) => getJson('/api/sessions/stats', {}, signal),
+  store: (signal) => getJson('/api/store', {}, signal),
   session: (id, signal) => getJson(`/api/sessions/${encodeURIComponent(id)}`, {}, signal),
+  lineage: (id, signal) => getJson(`/api/sessions/${encodeURIComponent(id)}/lineage`, {}, signal),
   messages: (id, params, signal) => getJson(`/api/sessions/${encodeURIComponent(id)}/messages`, params, signal),
-  search: (params, signal) => getJson('/api/sessions/search', params, signal),
+  /** Sessions whose id or messages match, one per conversation (the dashboard's search). */
+  searchSessions: (params, signal) => getJson('/api/sessions/search', params, signal),
+  /** Every matching message (the store's full-text search), with filters and offset paging. */
+  searchMessages: (params, signal) => getJson('/api/search', params, signal),
   usage: (days, signal) => getJson('/api/analytics/usage', {days}, signal),
   exportPath: (id) => `/api/sessions/${encodeURIComponent(id)}/export`,
 };

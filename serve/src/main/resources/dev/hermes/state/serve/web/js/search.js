@@ -31,6 +31,8 @@ export function renderSnippet(snippet) {
   return fragment;
 }
 
+const PAGE = 50;
+
 export async function renderSearch(page, context) {
   context.setTitle('Search');
   const params = context.params;
@@ -44,58 +46,68 @@ export async function renderSearch(page, context) {
     field('source', 'Source', select('source', [['', 'All sources']])),
     field('role', 'Role', select('role', [['', 'All roles'], ['user', 'User'], ['assistant', 'Assistant'],
       ['tool', 'Tool'], ['system', 'System']])),
-    field('from', 'From', h('input', {type: 'date', id: 'search-from', name: 'from', value: params.get('from') || ''})),
-    field('to', 'to', h('input', {type: 'date', id: 'search-to', name: 'to', value: params.get('to') || ''})),
+    field('sort', 'Order', select('sort', [['', 'Best match'], ['newest', 'Newest first'], ['oldest', 'Oldest first']])),
+    h('label', {for: 'search-include_inactive', class: 'inline'},
+      h('input', {type: 'checkbox', id: 'search-include_inactive', name: 'include_inactive', value: '1',
+        checked: params.get('include_inactive') === '1'}),
+      h('span', null, 'Include rewound and compacted turns')),
     h('button', {type: 'submit'}, 'Search'));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const next = new URLSearchParams();
-    for (const name of ['q', 'source', 'role', 'from', 'to']) {
+    for (const name of ['q', 'source', 'role', 'sort']) {
       const value = form.elements.namedItem(name).value.trim();
       if (value) next.set(name, value);
     }
+    if (form.elements.namedItem('include_inactive').checked) next.set('include_inactive', '1');
     context.navigate('/search' + (next.toString() ? '?' + next : ''));
   });
   const summary = h('p', {class: 'summary', id: 'search-summary', 'aria-live': 'polite'});
   const results = h('ol', {class: 'hits', id: 'search-hits'});
-  page.append(h('header', {class: 'page-head'}, h('h1', null, 'Search')), form, summary, results);
+  const more = h('nav', {class: 'pager', 'aria-label': 'Pages'});
+  page.append(h('header', {class: 'page-head'}, h('h1', null, 'Search')), form, summary, results, more);
   fillSources(form.elements.namedItem('source'), params.get('source'), context.signal);
   if (!q) {
     replace(summary, 'Type words to search every message of the store.');
     form.elements.namedItem('q').focus();
     return;
   }
-  const query = {q, source: params.get('source'), role: params.get('role'), limit: 100};
-  if (params.get('from')) query.started_after = Date.parse(params.get('from') + 'T00:00:00') / 1000;
-  if (params.get('to')) query.started_before = Date.parse(params.get('to') + 'T00:00:00') / 1000 + 86400;
-  const result = await api.search(query, context.signal);
-  const hits = result.results || result.hits || [];
-  replace(summary, hits.length === 0 ? 'No message matches.' : `${formatInteger(hits.length)} matches`);
+  const offset = Math.max(0, Number(params.get('offset') || 0));
+  const result = await api.searchMessages({q, source: params.get('source'), role: params.get('role'),
+    sort: params.get('sort'), include_inactive: params.get('include_inactive'), limit: PAGE, offset},
+  context.signal);
+  const hits = result.results || [];
+  replace(summary, hits.length === 0 && offset === 0 ? 'No message matches.'
+    : `Matches ${formatInteger(offset + 1)}–${formatInteger(offset + hits.length)}${result.has_more ? '' : ' (all)'}`);
   const fragment = document.createDocumentFragment();
   for (const hit of hits) {
     const sessionId = hit.session_id;
-    const messageId = hit.message_id ?? hit.id;
+    const messageId = hit.id ?? hit.message_id;
     const target = `/sessions/${encodeURIComponent(sessionId)}` + (messageId ? `#message-${messageId}` : '');
     fragment.appendChild(h('li', {class: 'hit', 'data-session-id': sessionId, 'data-message-id': messageId ?? null},
       h('div', {class: 'hit-head'},
         h('a', {href: target, class: 'hit-title'}, hit.title || sessionId),
-        h('span', {class: 'meta'}, [hit.role, hit.source, hit.model].filter(Boolean).join(' · ')),
+        h('span', {class: 'meta'}, [hit.role, hit.tool_name, hit.source, hit.model].filter(Boolean).join(' · ')),
         timeElement(epochSeconds(hit.timestamp ?? hit.session_started))),
       h('p', {class: 'snippet'}, renderSnippet(hit.snippet || ''))));
   }
   results.appendChild(fragment);
+  const pageLink = (label, to, id) => {
+    const next = new URLSearchParams(params);
+    if (to > 0) next.set('offset', String(to)); else next.delete('offset');
+    const button = h('button', {type: 'button', id}, label);
+    button.addEventListener('click', () => context.navigate('/search?' + next));
+    return button;
+  };
+  replace(more, offset > 0 ? pageLink('← Previous', Math.max(0, offset - PAGE), 'search-prev') : null,
+    result.has_more ? pageLink('Next →', offset + PAGE, 'search-next') : null);
 }
 
 async function fillSources(select, chosen, signal) {
   try {
-    let sources;
-    try {
-      sources = (await api.sessionFacets(signal)).sources || [];
-    } catch (error) {
-      sources = Object.keys((await api.stats(signal)).by_source || {});
-    }
-    for (const value of sources) {
-      const name = typeof value === 'string' ? value : value.name || value.key;
+    const sources = Object.keys((await api.stats(signal)).by_source || {}).sort();
+    if (chosen && !sources.includes(chosen)) sources.push(chosen);
+    for (const name of sources) {
       select.appendChild(h('option', {value: name, selected: name === chosen}, name));
     }
   } catch (ignored) {

@@ -10,12 +10,18 @@ const CHUNK = 200;
 
 export async function renderSession(page, context, id) {
   context.setTitle(id);
-  const [session, transcript] = await Promise.all([
+  const [session, transcript, lineage, store] = await Promise.all([
     api.session(id, context.signal),
-    api.messages(id, {include_inactive: 1}, context.signal),
+    api.messages(id, {include_inactive: 1, follow: 0}, context.signal),
+    api.lineage(id, context.signal),
+    api.store(context.signal),
   ]);
   context.setTitle(session.title || session.id);
   const view = new Conversation(page, session, transcript.messages || [], context);
+  view.store = store;
+  view.lineageData = lineage;
+  view.renderHeader();
+  view.renderLineage();
   await view.renderAll();
   view.jumpToHash();
   window.addEventListener('hashchange', () => view.jumpToHash(), {signal: context.signal});
@@ -41,13 +47,24 @@ class Conversation {
     this.list = h('ol', {class: 'conversation', id: 'conversation', 'aria-label': 'Conversation',
       'data-rendered': 'no', 'data-show-inactive': 'no'});
     page.append(this.header, this.lineage, h('div', {class: 'conversation-tools'}, this.toggleLabel), this.list);
-    this.renderHeader();
-    this.renderLineage();
+  }
+
+  /**
+   * Live as the Sessions page says it: not ended, and its last message (or its start) within the
+   * server's live window of the server's clock.
+   */
+  isLive() {
+    const s = this.session;
+    if (s.ended_at !== null && s.ended_at !== undefined) return false;
+    if (!this.store || this.store.server_time === undefined) return Boolean(s.is_active);
+    let last = epochSeconds(s.started_at) || 0;
+    for (const message of this.messages) last = Math.max(last, epochSeconds(message.timestamp) || 0);
+    return this.store.server_time - last < (this.store.live_seconds || 300);
   }
 
   renderHeader() {
     const s = this.session;
-    const live = isLive(s);
+    const live = this.isLive();
     const tokens = [
       ['Input', s.input_tokens], ['Output', s.output_tokens], ['Cache read', s.cache_read_tokens],
       ['Cache write', s.cache_write_tokens], ['Reasoning', s.reasoning_tokens],
@@ -82,22 +99,38 @@ class Conversation {
           'Export as JSON')));
   }
 
+  /**
+   * The session's family: the root's whole tree (compression continuations, branches, subagents), each
+   * a link, indented by depth, with how it came from its parent; the session itself marked.
+   */
   renderLineage() {
-    const groups = lineageGroups(this.session);
-    if (groups.length === 0) {
+    const tree = (this.lineageData && this.lineageData.tree) || [];
+    if (tree.length <= 1) {
       this.lineage.hidden = true;
+      this.lineage.replaceChildren();
       return;
     }
     this.lineage.hidden = false;
-    replace(this.lineage, h('h2', null, 'Lineage'), groups.map(([label, nodes]) =>
-      h('div', {class: 'lineage-group', 'data-kind': label},
-        h('h3', null, label),
-        h('ul', null, nodes.map((node) => h('li', {class: node.id === this.session.id ? 'current' : null},
-          node.id === this.session.id
-            ? h('span', {'aria-current': 'page'}, node.title || node.id)
-            : h('a', {href: `/sessions/${encodeURIComponent(node.id)}`, 'data-lineage-kind': node.kind || label},
-              node.title || node.id),
-          node.title ? h('span', {class: 'session-id'}, ' ', node.id) : null))))));
+    const labels = {compression: 'continued after compression', branch: 'branch', delegate: 'subagent',
+      child: 'child'};
+    const items = tree.map((node) => {
+      const current = node.id === this.session.id;
+      const name = node.title || node.id;
+      return h('li', {class: `depth-${Math.min(Number(node.depth) || 0, 8)}` + (current ? ' current' : ''),
+        'data-relation': node.relation || 'root', 'data-session-id': node.id},
+      current ? h('span', {'aria-current': 'page'}, name)
+        : h('a', {href: `/sessions/${encodeURIComponent(node.id)}`}, name),
+      h('span', {class: 'relation'}, node.relation ? labels[node.relation] || node.relation : 'root'),
+      node.title ? h('span', {class: 'session-id'}, node.id) : null,
+      h('span', {class: 'meta'}, `${formatInteger(node.message_count)} messages`));
+    });
+    const tip = this.lineageData.compression_tip;
+    replace(this.lineage, h('h2', null, 'Lineage'),
+      tip && tip !== this.session.id
+        ? h('p', {class: 'tip'}, 'This conversation continues in ',
+          h('a', {href: `/sessions/${encodeURIComponent(tip)}`, id: 'compression-tip'}, tip), '.')
+        : null,
+      h('ul', {class: 'lineage-tree', id: 'lineage-tree'}, items));
   }
 
   /** Renders every message, a chunk per frame after the first; resolves when the last one is in. */
@@ -208,40 +241,53 @@ class Conversation {
     element.dataset.scrolledTo = 'yes';
   }
 
-  /** Live: new messages are appended, the counters refreshed; a rewind or compaction redraws all. */
+  /**
+   * Live: new messages are appended and the counters refreshed; a rewind or a compaction (rows that
+   * changed state, or fewer rows) redraws the conversation.
+   */
   async refresh() {
     const signal = this.context.signal;
-    const [session, transcript] = await Promise.all([
-      api.session(this.session.id, signal),
-      api.messages(this.session.id, {include_inactive: 1, after_id: this.lastId}, signal),
+    const id = this.session.id;
+    const [session, transcript, lineage, store] = await Promise.all([
+      api.session(id, signal),
+      api.messages(id, {include_inactive: 1, follow: 0}, signal),
+      api.lineage(id, signal),
+      api.store(signal),
     ]);
-    const changed = JSON.stringify(session) !== JSON.stringify(this.session);
-    const fresh = (transcript.messages || []).filter((message) => Number(message.id) > this.lastId);
-    const rewound = session.rewind_count !== this.session.rewind_count
-      || (session.message_count ?? 0) < (this.session.message_count ?? 0);
+    const messages = transcript.messages || [];
+    const liveBefore = this.isLive();
+    const sessionChanged = JSON.stringify(session) !== JSON.stringify(this.session);
+    const lineageChanged = JSON.stringify(lineage) !== JSON.stringify(this.lineageData);
+    const known = new Map(this.messages.map((message) => [message.id, message]));
+    const redraw = messages.length < this.messages.length || messages.some((message) => {
+      const old = known.get(message.id);
+      return old && (old.active !== message.active || old.compacted !== message.compacted);
+    });
+    const fresh = messages.filter((message) => !known.has(message.id));
     this.session = session;
-    if (changed) {
-      this.renderHeader();
-      this.renderLineage();
-    }
-    if (rewound) {
-      const all = await api.messages(this.session.id, {include_inactive: 1}, signal);
-      this.messages = all.messages || [];
+    this.store = store;
+    this.lineageData = lineage;
+    if (redraw) {
+      this.messages = messages;
       this.resultSlots.clear();
+      this.pendingResults = null;
       this.lastId = 0;
       this.list.replaceChildren();
       await this.renderAll();
+      this.showInactive(this.toggle.checked);
     } else if (fresh.length) {
-      const fragment = document.createDocumentFragment();
       for (const message of fresh) {
         for (const call of toolCalls(message)) if (call.id) this.callIds.add(call.id);
       }
+      const fragment = document.createDocumentFragment();
       for (const message of fresh) this.renderMessage(message, fragment);
       this.messages.push(...fresh);
       this.list.querySelector(':scope > .empty')?.remove();
       this.list.appendChild(fragment);
       this.list.dataset.count = String(this.list.querySelectorAll('.message').length);
     }
+    if (sessionChanged || fresh.length || redraw || liveBefore !== this.isLive()) this.renderHeader();
+    if (lineageChanged) this.renderLineage();
     replace(this.toggleCount, String(this.messages.filter(isInactive).length));
   }
 }
@@ -252,10 +298,6 @@ function fact(label, value, key) {
 
 function isInactive(message) {
   return message.active === false || message.active === 0;
-}
-
-function isLive(session) {
-  return Boolean(session.is_active);
 }
 
 function roleLabel(message) {
@@ -333,35 +375,6 @@ function prettyJson(value) {
   } catch (error) {
     return value;
   }
-}
-
-/**
- * The session's lineage as [label, nodes] groups: what the server sends in `lineage` (whatever its
- * grouping), or at least the parent.
- */
-function lineageGroups(session) {
-  const groups = [];
-  const lineage = session.lineage;
-  const labels = {
-    ancestors: 'Earlier in the chain', compression: 'Compression chain', chain: 'Compression chain',
-    continuations: 'Continued in', branches: 'Branches', delegates: 'Subagents', children: 'Children',
-    parent: 'Parent',
-  };
-  if (Array.isArray(lineage)) {
-    if (lineage.length > 1) groups.push(['Lineage', lineage]);
-  } else if (lineage && typeof lineage === 'object') {
-    for (const [key, value] of Object.entries(lineage)) {
-      const nodes = Array.isArray(value) ? value : value && typeof value === 'object' && value.id ? [value] : [];
-      const named = nodes.filter((node) => node && node.id);
-      if (named.length && !(named.length === 1 && named[0].id === session.id)) {
-        groups.push([labels[key] || key, named]);
-      }
-    }
-  }
-  if (groups.length === 0 && session.parent_session_id) {
-    groups.push(['Parent', [{id: session.parent_session_id}]]);
-  }
-  return groups;
 }
 
 function nextFrame() {

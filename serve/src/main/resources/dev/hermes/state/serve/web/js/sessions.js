@@ -47,17 +47,11 @@ function apiQuery(params) {
     order: params.get('order') || 'created',
     cursor: params.get('cursor'),
     offset: params.get('offset'),
+    // UTC days, both inclusive (the server reads a date as its start, `to` as the end of that day)
+    from: params.get('from'),
+    to: params.get('to'),
   };
-  const from = params.get('from');
-  const to = params.get('to');
-  if (from) query.started_after = localMidnight(from);
-  if (to) query.started_before = localMidnight(to) + 86400;
   return query;
-}
-
-function localMidnight(day) {
-  const [year, month, date] = day.split('-').map(Number);
-  return Math.floor(new Date(year, month - 1, date).getTime() / 1000);
 }
 
 function filterForm(params, context) {
@@ -93,22 +87,12 @@ function filterForm(params, context) {
 }
 
 async function loadFacets(form, params, signal) {
-  let sources = [];
-  let models = [];
-  try {
-    const facets = await api.sessionFacets(signal);
-    sources = facets.sources || [];
-    models = facets.models || [];
-  } catch (error) {
-    try {
-      const stats = await api.stats(signal);
-      sources = Object.keys(stats.by_source || {});
-    } catch (ignored) {
-      // the drop-downs keep "All"
-    }
-  }
-  fill(form.elements.namedItem('source'), sources, params.get('source'));
-  fill(form.elements.namedItem('model'), models, params.get('model'));
+  const [stats, usage] = await Promise.allSettled([api.stats(signal), api.usage(3650, signal)]);
+  const sources = stats.status === 'fulfilled' ? Object.keys(stats.value.by_source || {}) : [];
+  const models = stats.status === 'fulfilled' && Array.isArray(stats.value.models) ? stats.value.models
+    : usage.status === 'fulfilled' ? (usage.value.by_model || []).map((row) => row.model) : [];
+  fill(form.elements.namedItem('source'), [...sources].sort(), params.get('source'));
+  fill(form.elements.namedItem('model'), [...models].sort(), params.get('model'));
 }
 
 function fill(select, values, chosen) {
@@ -238,7 +222,7 @@ function withParam(params, name, value) {
 }
 
 async function showSearch(q, summary, body, context) {
-  const result = await api.search({q, limit: 50}, context.signal);
+  const result = await api.searchSessions({q, limit: 50}, context.signal);
   const hits = result.results || [];
   replace(summary, `${hits.length} sessions match `, h('q', null, q), ' · ',
     h('a', {href: '/search?q=' + encodeURIComponent(q), id: 'search-messages-link'}, 'search every message'));
