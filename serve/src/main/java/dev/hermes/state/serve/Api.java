@@ -158,15 +158,20 @@ final class Api {
     }
 
     private Object messages(String idOrPrefix, Params params) {
-        params.only(Set.of("include_inactive", "follow"));
+        params.only(Set.of("include_inactive", "follow", "after_id"));
         boolean inactive = params.flag("include_inactive", false);
+        long afterId = params.integer("after_id", -1, -1, Integer.MAX_VALUE);
         boolean follow = params.flag("follow", true);
         String id = resolve(idOrPrefix).id();
         String shown = follow ? store.resolveResumeSessionId(id) : id;
         List<Message> messages = store.getMessages(shown, inactive);
         boolean v17 = store.schemaRules().atLeast(SchemaRules.V17);
         List<Map<String, @Nullable Object>> rows = new ArrayList<>(messages.size());
-        messages.forEach(m -> rows.add(Shapes.message(m, v17)));
+        for (Message m : messages) {
+            if (m.id() > afterId) {
+                rows.add(Shapes.message(m, v17));
+            }
+        }
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("session_id", shown);
         answer.put("messages", rows);
@@ -335,6 +340,7 @@ final class Api {
         Map<String, @Nullable Object> result = new LinkedHashMap<>();
         result.put("session_id", tip);
         result.putAll(hit);
+        result.put("title", store.getSessionTitle(tip).orElse(null));
         result.put("lineage_root", root);
         result.put("hit_session_id", sessionId);
         seen.put(root, result);
@@ -421,10 +427,12 @@ final class Api {
                 .order(SearchQuery.Order.ofHermes(sort))
                 .includeInactive(inactive)
                 .limit(limit + 1).offset(offset).build());
+        Map<String, Optional<String>> titles = new HashMap<>();
         for (SearchHit h : hits.subList(0, Math.min(limit, hits.size()))) {
             Map<String, @Nullable Object> row = new LinkedHashMap<>();
             row.put("id", h.id());
             row.put("session_id", h.sessionId());
+            row.put("title", titles.computeIfAbsent(h.sessionId(), store::getSessionTitle).orElse(null));
             row.put("role", h.role());
             row.put("snippet", h.snippet());
             row.put("snippet_html", snippetHtml(h.snippet()));
@@ -481,6 +489,7 @@ final class Api {
         answer.put("archived", stats.archived());
         answer.put("messages", stats.messages());
         answer.put("by_source", stats.bySource());
+        answer.put("by_model", stats.byModel());
         return answer;
     }
 

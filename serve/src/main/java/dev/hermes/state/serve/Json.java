@@ -19,7 +19,7 @@ final class Json {
             .addSerializer(Instant.class, new JsonSerializer<>() {
                 @Override
                 public void serialize(Instant value, JsonGenerator out, SerializerProvider provider) throws IOException {
-                    out.writeNumber(epochSeconds(value));
+                    out.writeNumber(new java.math.BigDecimal(Double.toString(epochSeconds(value))).toPlainString());
                 }
             }));
 

@@ -45,8 +45,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class StateServer implements AutoCloseable {
     /** The cookie a first visit with {@code ?token=} sets, so that pages and their API calls carry the token. */
     public static final String TOKEN_COOKIE = "hermes_state_token";
-    static final String CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-            + "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+    static final String CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+            + "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
     private static final String WEB = "dev/hermes/state/serve/web/";
     private static final String UPLOT = "META-INF/resources/webjars/uplot/1.6.30/dist/";
     private static final int THREADS = 4;
@@ -78,7 +78,8 @@ public final class StateServer implements AutoCloseable {
         return start(store, options, log, Clock.systemUTC());
     }
 
-    static StateServer start(StateRepository store, ServeOptions options, @Nullable PrintStream log, Clock clock) {
+    /** As {@link #start(StateRepository, ServeOptions, PrintStream)}, with the clock that decides "live" and "the last N days" (tests pin it). */
+    public static StateServer start(StateRepository store, ServeOptions options, @Nullable PrintStream log, Clock clock) {
         if (!store.isReadOnly()) {
             throw new InvalidArgumentException("hermes-state serve needs a store opened read-only");
         }

@@ -98,7 +98,12 @@ public final class UsageAnalytics {
         dsl.select(SESSIONS.SOURCE, n).from(SESSIONS).where(kinds.isListed(SESSIONS, schema))
                 .groupBy(SESSIONS.SOURCE).orderBy(n.desc(), SESSIONS.SOURCE)
                 .forEach(row -> bySource.put(row.get(SESSIONS.SOURCE), (long) row.get(n)));
-        return new StoreStats(total, total - archivedCount, archivedCount, messages, bySource);
+        Map<String, Long> byModel = new LinkedHashMap<>();
+        dsl.select(SESSIONS.MODEL, n).from(SESSIONS)
+                .where(kinds.isListed(SESSIONS, schema).and(SESSIONS.MODEL.isNotNull()))
+                .groupBy(SESSIONS.MODEL).orderBy(n.desc(), SESSIONS.MODEL)
+                .forEach(row -> byModel.put(row.get(SESSIONS.MODEL), (long) row.get(n)));
+        return new StoreStats(total, total - archivedCount, archivedCount, messages, bySource, byModel);
     }
 
     private static List<SelectField<?>> withKeys(List<SelectField<?>> sums, SelectField<?>... keys) {
