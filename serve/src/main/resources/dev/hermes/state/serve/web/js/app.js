@@ -66,9 +66,13 @@ function route() {
       markNav(candidate.nav);
       const page = h('div', {class: 'page', 'data-page': candidate.nav});
       replace(root, page);
-      candidate.render(page, context, ...match.slice(1).map(decodeURIComponent)).catch((error) => {
+      // data-ready: the page has everything it asked for on screen (what a test or a reader waits for)
+      candidate.render(page, context, ...match.slice(1).map(decodeURIComponent)).then(() => {
+        page.dataset.ready = 'yes';
+      }, (error) => {
         if (!controller.signal.aborted) {
           showError(page, error);
+          page.dataset.ready = 'error';
         }
       });
       return;
