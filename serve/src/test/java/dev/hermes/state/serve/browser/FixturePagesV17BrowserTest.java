@@ -167,7 +167,7 @@ class FixturePagesV17BrowserTest extends BrowserPages {
     @Test
     void aSessionShowsToolCallsWithTheirResultsReasoningTokensAndLineage() {
         open(server.url("/sessions/20260401_083000_e4c1a0"));
-        assertEquals("Comet Encke ephemeris", text("#session-title"));
+        assertEquals("Comet Encke ephemeris", text("#session-title .title-text"));
         WebElement call = driver.findElement(By.cssSelector("details.tool-call"));
         assertEquals("Tool call orrery_lookup", call.findElement(By.tagName("summary")).getText());
         assertFalse(call.getDomProperty("open").equals("true"));

@@ -71,7 +71,7 @@ class Conversation {
     ];
     replace(this.header,
       h('p', {class: 'crumbs'}, h('a', {href: '/sessions'}, '← Sessions')),
-      h('h1', {id: 'session-title'}, s.title || s.id,
+      h('h1', {id: 'session-title'}, h('span', {class: 'title-text'}, s.title || s.id),
         live ? h('span', {class: 'badge live', title: 'active in the last 5 minutes'}, 'live') : null,
         s.archived ? h('span', {class: 'badge archived'}, 'archived') : null),
       h('dl', {class: 'facts', id: 'session-facts'},
