@@ -1,7 +1,6 @@
 package dev.hermes.state.serve.browser;
 
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.BeforeEach;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.NoAlertPresentException;
@@ -26,17 +25,19 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 /**
  * What the browser tests share: the one headless Chromium, and the steps a reader takes (open an
  * address, wait until the page says it is ready, read what is on screen, click). Pages mark their root
- * {@code data-ready="yes"} when everything they asked the server for is on screen.
+ * {@code data-ready="yes"} when everything they asked the server for is on screen. A test class that
+ * needs nothing else is {@code @ExtendWith(Chromium.class)} (skipped before its set-up without a
+ * browser); one that also needs a PostgreSQL server lets that requirement speak first, and the browser is
+ * required in {@link #browser()}.
  */
-@ExtendWith(Chromium.class)
 abstract class BrowserPages {
     /** With {@code -Dhermes.serve.screenshots=DIR}, {@link #screenshot} saves PNGs there (docs/screenshots). */
     static final String SCREENSHOTS = "hermes.serve.screenshots";
 
     static ChromeDriver driver;
 
-    @BeforeAll
-    static void browser() {
+    @BeforeEach
+    void browser() {
         driver = Chromium.driver();
     }
 

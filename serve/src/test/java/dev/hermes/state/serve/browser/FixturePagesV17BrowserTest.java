@@ -5,6 +5,7 @@ import dev.hermes.state.testsupport.Fixtures;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * rewound and compacted turns, tool calls with their results, the lineage, and the charts. The server's
  * clock stands two minutes after the file's last write, so the sessions that never ended are live.
  */
+@ExtendWith(Chromium.class)
 class FixturePagesV17BrowserTest extends BrowserPages {
     /** Two minutes after the newest session of state-v17.db started (1796159101.23797). */
     static final Instant NOW = Instant.ofEpochSecond(1_796_159_221L);

@@ -5,6 +5,7 @@ import dev.hermes.state.testsupport.Fixtures;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 
@@ -20,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The pages on a store kept at schema 6 (state-v6.db, MANIFEST.md): no archive, no rewound rows, no
  * API call counts; the same pages work on what that file has.
  */
+@ExtendWith(Chromium.class)
 class FixturePagesV6BrowserTest extends BrowserPages {
     /** Two minutes after the newest session of state-v6.db started (1796040268.98747). */
     static final Instant NOW = Instant.ofEpochSecond(1_796_040_389L);

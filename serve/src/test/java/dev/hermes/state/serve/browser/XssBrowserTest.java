@@ -7,6 +7,7 @@ import dev.hermes.state.core.model.TokenUsage;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
@@ -29,6 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * with an event-handler attribute or a javascript: URL, no script element but the app's; and the
  * payloads are on screen as the text they are.
  */
+@ExtendWith(Chromium.class)
 class XssBrowserTest extends BrowserPages {
     static final Instant NOW = Instant.parse("2026-05-01T12:00:00Z");
 

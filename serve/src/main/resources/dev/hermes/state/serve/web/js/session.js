@@ -6,7 +6,9 @@
 import {api} from './api.js';
 import {epochSeconds, formatCost, formatInteger, h, replace, setSanitizedHtml, timeElement} from './dom.js';
 
-const CHUNK = 200;
+/** The first chunk is small so the top of the conversation paints at once; the rest go in large ones. */
+const FIRST_CHUNK = 100;
+const CHUNK = 600;
 
 export async function renderSession(page, context, id) {
   context.setTitle(id);
@@ -16,6 +18,7 @@ export async function renderSession(page, context, id) {
     api.lineage(id, context.signal),
     api.store(context.signal),
   ]);
+  performance.mark('hermes:conversation-loaded');
   context.setTitle(session.title || session.id);
   const view = new Conversation(page, session, transcript.messages || [], context);
   view.store = store;
@@ -142,13 +145,15 @@ class Conversation {
       }
     }
     this.callIds = callIds;
-    for (let start = 0; start < this.messages.length; start += CHUNK) {
+    for (let start = 0; start < this.messages.length;) {
+      const end = start + (start === 0 ? FIRST_CHUNK : CHUNK);
       const fragment = document.createDocumentFragment();
-      for (const message of this.messages.slice(start, start + CHUNK)) {
+      for (const message of this.messages.slice(start, end)) {
         this.renderMessage(message, fragment);
       }
       this.list.appendChild(fragment);
-      if (start + CHUNK < this.messages.length) {
+      start = end;
+      if (start < this.messages.length) {
         await nextFrame();
         if (this.context.signal.aborted) return;
       }
