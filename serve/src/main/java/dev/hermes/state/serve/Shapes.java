@@ -158,6 +158,14 @@ final class Shapes {
         };
     }
 
+    /**
+     * A sum of costs to a billionth of a dollar: the engines add the same figures in different orders, and
+     * the last bits of a double sum differ (0.652138 on SQLite, 0.6521379999999999 on PostgreSQL).
+     */
+    static double dollars(double sum) {
+        return Math.round(sum * 1e9) / 1e9;
+    }
+
     /** A usage row with the dashboard's names, and this server's additions. */
     static Map<String, Object> usage(UsageReport.Usage u) {
         Map<String, Object> row = new LinkedHashMap<>();
@@ -166,8 +174,8 @@ final class Shapes {
         row.put("cache_read_tokens", u.cacheReadTokens());
         row.put("cache_write_tokens", u.cacheWriteTokens());
         row.put("reasoning_tokens", u.reasoningTokens());
-        row.put("estimated_cost", u.estimatedCostUsd());
-        row.put("actual_cost", u.actualCostUsd());
+        row.put("estimated_cost", dollars(u.estimatedCostUsd()));
+        row.put("actual_cost", dollars(u.actualCostUsd()));
         row.put("sessions", u.sessions());
         row.put("messages", u.messages());
         row.put("tool_calls", u.toolCalls());
@@ -184,8 +192,8 @@ final class Shapes {
         row.put("total_cache_read", u.cacheReadTokens());
         row.put("total_cache_write", u.cacheWriteTokens());
         row.put("total_reasoning", u.reasoningTokens());
-        row.put("total_estimated_cost", u.estimatedCostUsd());
-        row.put("total_actual_cost", u.actualCostUsd());
+        row.put("total_estimated_cost", dollars(u.estimatedCostUsd()));
+        row.put("total_actual_cost", dollars(u.actualCostUsd()));
         row.put("total_sessions", u.sessions());
         row.put("total_messages", u.messages());
         row.put("total_tool_calls", u.toolCalls());

@@ -118,10 +118,10 @@ public final class StateServer implements AutoCloseable {
         return URI.create("http://" + host + ":" + port + "/");
     }
 
-    /** Stops accepting, lets running requests finish for up to a second, and stops the threads. */
+    /** Stops accepting, closes the connections and stops the threads (a read-only server has nothing to finish). */
     @Override
     public void close() {
-        http.stop(1);
+        http.stop(0);
         pool.shutdown();
         try {
             pool.awaitTermination(2, TimeUnit.SECONDS);

@@ -84,8 +84,11 @@ final class Served implements AutoCloseable {
                     .getBytes(StandardCharsets.US_ASCII));
             out.flush();
             InputStream in = socket.getInputStream();
-            String response = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            return response.substring(0, response.indexOf("\r\n"));
+            StringBuilder line = new StringBuilder();
+            for (int c = in.read(); c != -1 && c != '\r'; c = in.read()) {
+                line.append((char) c);
+            }
+            return line.toString();
         }
     }
 
