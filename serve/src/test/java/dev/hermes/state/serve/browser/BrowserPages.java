@@ -98,8 +98,11 @@ abstract class BrowserPages {
     }
 
     /** The session ids of the Sessions page's rows, top to bottom. */
+    @SuppressWarnings("unchecked")
     static List<String> listedIds() {
-        return attributes("#sessions-table tbody tr", "data-session-id");
+        // one script call: the live refresh may redraw the table between two WebDriver calls
+        return (List<String>) script("return Array.from(document.querySelectorAll('#sessions-table tbody tr'))"
+                + ".map(row => row.dataset.sessionId)");
     }
 
     /**

@@ -4,8 +4,6 @@ import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.serve.ServeOptions;
 import dev.hermes.state.serve.StateServer;
 
-import java.io.PrintStream;
-import java.lang.reflect.Method;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -26,17 +24,8 @@ final class PageServer implements AutoCloseable {
 
     /** Serves {@code readOnlyStore} (taken over: closed with the server) as the clock reads {@code now}. */
     static PageServer serve(StateRepository readOnlyStore, Instant now) {
-        Clock clock = Clock.fixed(now, ZoneOffset.UTC);
-        try {
-            Method start = StateServer.class.getDeclaredMethod("start", StateRepository.class, ServeOptions.class,
-                    PrintStream.class, Clock.class);
-            start.setAccessible(true);
-            return new PageServer(readOnlyStore, (StateServer) start.invoke(null, readOnlyStore,
-                    ServeOptions.loopback(0), System.err, clock));
-        } catch (ReflectiveOperationException e) {
-            readOnlyStore.close();
-            throw new IllegalStateException("cannot start the server with a clock", e);
-        }
+        return new PageServer(readOnlyStore, StateServer.start(readOnlyStore, ServeOptions.loopback(0), System.err,
+                Clock.fixed(now, ZoneOffset.UTC)));
     }
 
     /** {@code http://127.0.0.1:PORT} followed by {@code path} (which starts with a slash). */

@@ -247,33 +247,34 @@ class Conversation {
   }
 
   /**
-   * Live: new messages are appended and the counters refreshed; a rewind or a compaction (rows that
-   * changed state, or fewer rows) redraws the conversation.
+   * Live: rows newer than the last one shown are fetched (after_id) and appended, the counters
+   * refreshed. A rewind, a restore or a compaction changes rows already shown (the session's counters
+   * say so): then the whole conversation is fetched and drawn again.
    */
   async refresh() {
     const signal = this.context.signal;
     const id = this.session.id;
     const [session, transcript, lineage, store] = await Promise.all([
       api.session(id, signal),
-      api.messages(id, {include_inactive: 1, follow: 0}, signal),
+      api.messages(id, {include_inactive: 1, follow: 0, after_id: this.lastId}, signal),
       api.lineage(id, signal),
       api.store(signal),
     ]);
-    const messages = transcript.messages || [];
     const liveBefore = this.isLive();
     const sessionChanged = JSON.stringify(session) !== JSON.stringify(this.session);
     const lineageChanged = JSON.stringify(lineage) !== JSON.stringify(this.lineageData);
-    const known = new Map(this.messages.map((message) => [message.id, message]));
-    const redraw = messages.length < this.messages.length || messages.some((message) => {
-      const old = known.get(message.id);
-      return old && (old.active !== message.active || old.compacted !== message.compacted);
-    });
-    const fresh = messages.filter((message) => !known.has(message.id));
+    const known = new Set(this.messages.map((message) => message.id));
+    const fresh = (transcript.messages || []).filter((message) => !known.has(message.id) && message.id > this.lastId);
+    const before = this.session;
+    const redraw = (session.rewind_count ?? 0) !== (before.rewind_count ?? 0)
+      || (session.message_count ?? 0) < (before.message_count ?? 0)
+      || ((session.message_count ?? 0) !== (before.message_count ?? 0) && fresh.length === 0);
     this.session = session;
     this.store = store;
     this.lineageData = lineage;
     if (redraw) {
-      this.messages = messages;
+      const all = await api.messages(id, {include_inactive: 1, follow: 0}, signal);
+      this.messages = all.messages || [];
       this.resultSlots.clear();
       this.pendingResults = null;
       this.lastId = 0;

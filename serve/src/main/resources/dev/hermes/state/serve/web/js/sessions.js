@@ -87,10 +87,15 @@ function filterForm(params, context) {
 }
 
 async function loadFacets(form, params, signal) {
-  const [stats, usage] = await Promise.allSettled([api.stats(signal), api.usage(3650, signal)]);
-  const sources = stats.status === 'fulfilled' ? Object.keys(stats.value.by_source || {}) : [];
-  const models = stats.status === 'fulfilled' && Array.isArray(stats.value.models) ? stats.value.models
-    : usage.status === 'fulfilled' ? (usage.value.by_model || []).map((row) => row.model) : [];
+  let sources = [];
+  let models = [];
+  try {
+    const stats = await api.stats(signal);
+    sources = Object.keys(stats.by_source || {});
+    models = Object.keys(stats.by_model || {});
+  } catch (ignored) {
+    // the drop-downs keep "All"
+  }
   fill(form.elements.namedItem('source'), [...sources].sort(), params.get('source'));
   fill(form.elements.namedItem('model'), [...models].sort(), params.get('model'));
 }
