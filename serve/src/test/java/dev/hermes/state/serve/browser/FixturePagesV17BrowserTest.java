@@ -144,7 +144,6 @@ class FixturePagesV17BrowserTest extends BrowserPages {
     @Test
     void aSessionShowsItsConversationAndTheToggleShowsRewoundTurns() {
         open(server.url("/sessions/20260401_091500_e4c1b2"));
-        screenshot("session");
         assertEquals("all", driver.findElement(By.id("conversation")).getAttribute("data-rendered"));
         assertEquals(List.of("104", "105", "108", "109"), visibleMessageIds());
         assertEquals("2", text("#inactive-count"));
@@ -175,6 +174,8 @@ class FixturePagesV17BrowserTest extends BrowserPages {
         assertFalse(call.getDomProperty("open").equals("true"));
         call.findElement(By.tagName("summary")).click();
         assertTrue(call.findElement(By.cssSelector(".tool-arguments pre")).getText().contains("{"));
+        script("window.scrollTo(0, 0)");
+        screenshot("session");
         assertEquals(List.of("102"), attributes("details.tool-call .result-body", "data-message-id"));
         assertEquals(1, driver.findElements(By.cssSelector("#message-99 details.reasoning")).size());
         assertEquals("4", text("[data-fact='messages']"));

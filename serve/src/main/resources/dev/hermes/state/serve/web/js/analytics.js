@@ -9,6 +9,8 @@ const PERIODS = [7, 30, 90];
 const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#ff9da7',
   '#9c755f', '#bab0ac'];
 
+const COMPACT = new Intl.NumberFormat('en-US', {notation: 'compact', maximumFractionDigits: 1});
+
 let uPlotModule = null;
 
 async function loadUPlot() {
@@ -155,7 +157,7 @@ function stackedBars(uPlot, box, xs, series, format) {
     height: 220,
     tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
     scales: {x: {time: true}, y: {range: (u, min, max) => [0, Math.max(1, max)]}},
-    axes: [{}, {values: (u, ticks) => ticks.map((v) => format(v)), size: 60}],
+    axes: [{}, {values: (u, ticks) => ticks.map((v) => COMPACT.format(v)), size: 56}],
     legend: {live: true},
     series: [{label: 'Day', value: (u, v) => (v === null ? '–' : new Date(v * 1000).toISOString().slice(0, 10))},
       ...order.map((i) => ({
