@@ -107,6 +107,7 @@ final class ServeBenchCommand implements Callable<Integer> {
             calls.put("session", "/api/sessions/" + someId);
             calls.put("messages, 40-message session", "/api/sessions/" + someId + "/messages");
             calls.put("messages, 2,000-message session", "/api/sessions/" + BIG_SESSION + "/messages");
+            calls.put("messages, 2,000-message session, 200", "/api/sessions/" + BIG_SESSION + "/messages?limit=200");
             calls.put("export, 40-message session", "/api/sessions/" + someId + "/export");
             calls.put("lineage", "/api/sessions/" + someId + "/lineage");
             calls.put("sessions/search (dashboard)", "/api/sessions/search?q=quasar");
@@ -121,12 +122,17 @@ final class ServeBenchCommand implements Callable<Integer> {
             calls.put("uPlot script", "/vendor/uplot/uPlot.esm.js");
             out.printf(Locale.ROOT, "hermes-state serve on %s (%d sessions, %,d messages), %d requests each, one at a time%n",
                     file.getFileName(), store.sessionCount(null), store.messageCount(null), requests);
-            out.printf(Locale.ROOT, "%-40s %9s %9s %9s %10s%n", "call", "p50 ms", "p95 ms", "max ms", "bytes");
+            out.printf(Locale.ROOT, "%-40s %9s %9s %9s %10s %9s%n", "call", "p50 ms", "p95 ms", "max ms", "bytes", "first ms");
             for (Map.Entry<String, String> call : calls.entrySet()) {
                 URI uri = URI.create(base + call.getValue());
                 int bytes = 0;
+                long first = 0;
                 for (int i = 0; i < 20; i++) {
+                    long before = System.nanoTime();
                     bytes = send(client, uri).length();
+                    if (i == 0) {
+                        first = System.nanoTime() - before;
+                    }
                 }
                 long[] times = new long[requests];
                 for (int i = 0; i < requests; i++) {
@@ -135,6 +141,7 @@ final class ServeBenchCommand implements Callable<Integer> {
                     times[i] = System.nanoTime() - before;
                 }
                 print(call.getKey(), times, bytes);
+                out.printf(Locale.ROOT, "%-40s %9s %9s %9s %10s %9.2f%n", "", "", "", "", "", first / 1e6);
             }
             raw(file, someId);
         }

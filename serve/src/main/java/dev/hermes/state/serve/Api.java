@@ -45,6 +45,7 @@ final class Api {
 
     private final StateRepository store;
     private final Clock clock;
+    private final HtmlCache html = new HtmlCache();
 
     Api(StateRepository store, Clock clock) {
         this.store = store;
@@ -158,23 +159,30 @@ final class Api {
     }
 
     private Object messages(String idOrPrefix, Params params) {
-        params.only(Set.of("include_inactive", "follow", "after_id"));
+        params.only(Set.of("include_inactive", "follow", "after_id", "limit"));
         boolean inactive = params.flag("include_inactive", false);
         long afterId = params.integer("after_id", -1, -1, Integer.MAX_VALUE);
+        int limit = params.integer("limit", Integer.MAX_VALUE, 1, Integer.MAX_VALUE);
         boolean follow = params.flag("follow", true);
         String id = resolve(idOrPrefix).id();
         String shown = follow ? store.resolveResumeSessionId(id) : id;
         List<Message> messages = store.getMessages(shown, inactive);
         boolean v17 = store.schemaRules().atLeast(SchemaRules.V17);
         List<Map<String, @Nullable Object>> rows = new ArrayList<>(messages.size());
+        boolean more = false;
         for (Message m : messages) {
             if (m.id() > afterId) {
-                rows.add(Shapes.message(m, v17));
+                if (rows.size() == limit) {
+                    more = true;
+                    break;
+                }
+                rows.add(Shapes.message(m, v17, html::of));
             }
         }
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("session_id", shown);
         answer.put("messages", rows);
+        answer.put("has_more", more);
         return answer;
     }
 
@@ -199,7 +207,7 @@ final class Api {
      * The session's place among its relatives: its ancestors up to the root, and the root's whole tree,
      * each session with how it came from its parent: {@code compression} (the conversation continued
      * after its parent was compressed), {@code branch} (a /branch), {@code delegate} (a subagent run), or
-     * {@code child} (any other parent link).
+     * {@code child} (any other parent link, e.g. a run started while its parent was still live).
      */
     private Object lineage(String idOrPrefix, Params params) {
         params.only(Set.of());
@@ -245,14 +253,16 @@ final class Api {
             return null;
         }
         Map<?, ?> config = modelConfig(child);
-        if (config.containsKey("_delegate_from")) {
-            return "delegate";
+        if (config.containsKey("_delegate_from") || "delegate_complete".equals(child.endReason())) {
+            return "delegate"; // files before 16 carry no marker: the run's own end says it
         }
         if (config.containsKey("_branched_from")) {
             return "branch";
         }
-        if (parent != null && "compression".equals(parent.endReason())) {
-            return "compression";
+        Instant parentEnded = parent == null ? null : parent.endedAt();
+        if (parent != null && "compression".equals(parent.endReason()) && parentEnded != null
+                && !child.startedAt().isBefore(parentEnded)) {
+            return "compression"; // the agent's compression edge: begun once the parent had been compressed
         }
         return "child";
     }
@@ -543,6 +553,41 @@ final class Api {
         answer.put("server_time", clock.instant());
         answer.put("automation_sources", List.copyOf(AUTOMATION_SOURCES));
         return answer;
+    }
+
+    /**
+     * The rendered HTML of the messages last shown, by id, kept while the message's role and content are
+     * unchanged: rendering Markdown is most of the cost of a long conversation, and a page polling a live
+     * session asks for the same rows again and again. Bounded (least recently used out).
+     */
+    static final class HtmlCache {
+        private static final int MAX_ENTRIES = 50_000;
+        private final Map<Long, Rendered> entries = new java.util.LinkedHashMap<>(1024, 0.75f, true) {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Long, Rendered> eldest) {
+                return size() > MAX_ENTRIES;
+            }
+        };
+
+        String of(Message m) {
+            Object content = m.content() == null ? null : m.content().value();
+            synchronized (entries) {
+                Rendered known = entries.get(m.id());
+                if (known != null && known.role().equals(m.role()) && java.util.Objects.equals(known.content(), content)) {
+                    return known.html();
+                }
+            }
+            String rendered = Shapes.contentHtml(m);
+            synchronized (entries) {
+                entries.put(m.id(), new Rendered(m.role(), content, rendered));
+            }
+            return rendered;
+        }
+
+        private record Rendered(String role, @Nullable Object content, String html) {
+        }
     }
 
     /** A document sent as a download. */

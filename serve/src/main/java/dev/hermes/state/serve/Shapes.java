@@ -114,6 +114,10 @@ final class Shapes {
      * for tool output and system text.
      */
     static Map<String, @Nullable Object> message(Message m, boolean v17) {
+        return message(m, v17, Shapes::contentHtml);
+    }
+
+    static Map<String, @Nullable Object> message(Message m, boolean v17, java.util.function.Function<Message, String> html) {
         Map<String, @Nullable Object> row = new LinkedHashMap<>();
         row.put("id", m.id());
         row.put("session_id", m.sessionId());
@@ -139,7 +143,7 @@ final class Shapes {
         }
         row.put("active", m.active());
         row.put("compacted", m.compacted());
-        row.put("content_html", contentHtml(m));
+        row.put("content_html", html.apply(m));
         return row;
     }
 

@@ -51,6 +51,15 @@ public final class StateServer implements AutoCloseable {
     private static final String UPLOT = "META-INF/resources/webjars/uplot/1.6.30/dist/";
     private static final int THREADS = 4;
 
+    static {
+        // Without TCP_NODELAY the JDK's server sends the headers and the body in separate small writes, and the
+        // client's delayed ACK holds the second for ~40 ms: every answer took at least that long. Read once,
+        // when the JDK's server first starts in this JVM.
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+            System.setProperty("sun.net.httpserver.nodelay", "true");
+        }
+    }
+
     private final HttpServer http;
     private final ThreadPoolExecutor pool;
     private final Api api;

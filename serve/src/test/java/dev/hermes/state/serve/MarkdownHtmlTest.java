@@ -78,6 +78,15 @@ class MarkdownHtmlTest {
         assertTrue(Shapes.contentHtml(parts).contains("&lt;b&gt;hi&lt;/b&gt;"));
     }
 
+    @Test
+    void theCacheRendersAgainWhenAMessagesContentChanged() {
+        Api.HtmlCache cache = new Api.HtmlCache();
+        assertEquals("<p><em>one</em></p>\n", cache.of(message("assistant", MessageContent.text("*one*"))));
+        assertEquals("<p><em>one</em></p>\n", cache.of(message("assistant", MessageContent.text("*one*"))));
+        assertEquals("<p><em>two</em></p>\n", cache.of(message("assistant", MessageContent.text("*two*"))));
+        assertEquals("<pre><code>*two*</code></pre>\n", cache.of(message("tool", MessageContent.text("*two*"))));
+    }
+
     private static Message message(String role, MessageContent content) {
         return new Message(1, "s", role, content, null, null, null, Instant.EPOCH, null, null, null, null, null, null,
                 null, null, false, true, false);

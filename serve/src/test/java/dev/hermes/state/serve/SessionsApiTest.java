@@ -139,6 +139,14 @@ class SessionsApiTest {
         JsonNode after = served.json("/api/sessions/20260402_140000_e4c22c/messages?after_id="
                 + messages.get(1).get("id").asLong()).get("messages");
         assertEquals(2, after.size());
+        JsonNode chunk = served.json("/api/sessions/20260402_140000_e4c22c/messages?limit=3");
+        assertEquals(3, chunk.get("messages").size());
+        assertTrue(chunk.get("has_more").asBoolean());
+        JsonNode rest = served.json("/api/sessions/20260402_140000_e4c22c/messages?limit=3&after_id="
+                + chunk.get("messages").get(2).get("id").asLong());
+        assertEquals(1, rest.get("messages").size());
+        assertFalse(rest.get("has_more").asBoolean());
+        assertEquals(messages.get(3), rest.get("messages").get(0));
     }
 
     @Test
@@ -169,7 +177,8 @@ class SessionsApiTest {
         Map<String, String> relations = new TreeMap<>();
         chain.get("tree").forEach(n -> relations.put(n.get("id").asText(), n.get("relation").isNull() ? "root"
                 : n.get("relation").asText()));
-        assertEquals(Map.of("20260310_090000_8520da", "root", "20260310_090500_53bef4", "compression",
+        // 53bef4: L1's subagent, begun while L1 was live and ended delegate_complete (no marker at 17's file)
+        assertEquals(Map.of("20260310_090000_8520da", "root", "20260310_090500_53bef4", "delegate",
                 "20260310_113000_6c0e5a", "compression", "20260310_125900_7d739b", "compression",
                 "20260310_135900_0957cb", "compression"), relations);
         assertEquals(List.of("20260310_125900_7d739b", "20260310_113000_6c0e5a", "20260310_090000_8520da"),
