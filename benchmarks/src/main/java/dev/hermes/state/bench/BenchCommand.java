@@ -27,7 +27,8 @@ import java.util.concurrent.Callable;
         "Full size (5,000 sessions x 40 messages) takes several minutes; --quick is 500 sessions.",
         "With --db URL the same run goes to a PostgreSQL server, against a raw pgjdbc baseline on the same server."},
         footer = {"", "hermes-state bench writers [--db TARGET]... : the writer-scaling run (1, 2, 4, 8 writer processes;"
-                + " more: bench writers --help).", "", "W8 also times the start of the command line when the JVM is given its jar:",
+                + " more: bench writers --help).",
+                "hermes-state bench serve : every API call of hermes-state serve on the S=5000 store (p50/p95; bench serve --help).", "", "W8 also times the start of the command line when the JVM is given its jar:",
                 "-D" + W8ColdOpen.CLI_JAR_PROPERTY + "=cli/target/hermes-state.jar (./hermes-state bench passes it)."})
 public final class BenchCommand implements Callable<Integer> {
     /**
@@ -92,6 +93,7 @@ public final class BenchCommand implements Callable<Integer> {
     public static int run(String[] args, PrintStream out, PrintStream err) {
         return new CommandLine(new BenchCommand(out, err))
                 .addSubcommand("writers", new WritersCommand(WORK_DIR, out, err))
+                .addSubcommand("serve", new ServeBenchCommand(WORK_DIR, out, err))
                 .setOut(new PrintWriter(out, true, StandardCharsets.UTF_8))
                 .setErr(new PrintWriter(err, true, StandardCharsets.UTF_8))
                 .execute(args);

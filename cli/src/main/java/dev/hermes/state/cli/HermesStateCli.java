@@ -8,6 +8,7 @@ import dev.hermes.state.cli.command.DemoCommand;
 import dev.hermes.state.cli.command.MigrateCommand;
 import dev.hermes.state.cli.command.RpcCommand;
 import dev.hermes.state.cli.command.SearchCommand;
+import dev.hermes.state.cli.command.ServeCommand;
 import dev.hermes.state.cli.command.SessionsCommand;
 import dev.hermes.state.cli.command.StatsCommand;
 import dev.hermes.state.cli.command.StatusCommand;
@@ -110,6 +111,7 @@ public final class HermesStateCli extends CommandContext implements Callable<Int
         commands.put("search", SearchCommand::new);
         commands.put("stats", StatsCommand::new);
         commands.put("copy", CopyCommand::new);
+        commands.put("serve", ServeCommand::new);
         commands.put("rpc", RpcCommand::new);
         commands.put("demo", DemoCommand::new);
         commands.put("help", CommandLine.HelpCommand::new);

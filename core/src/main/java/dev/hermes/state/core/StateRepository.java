@@ -21,7 +21,11 @@ import dev.hermes.state.core.retention.SessionFiles;
 import dev.hermes.state.core.sessions.CronRuns;
 import dev.hermes.state.core.sessions.SessionUpdates;
 import dev.hermes.state.core.telegram.TelegramTopics;
+import dev.hermes.state.core.analytics.UsageAnalytics;
 import dev.hermes.state.core.arguments.Arguments;
+import dev.hermes.state.core.model.StoreStats;
+import dev.hermes.state.core.model.UsageQuery;
+import dev.hermes.state.core.model.UsageReport;
 import dev.hermes.state.core.backend.Backend;
 import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.connection.Database;
@@ -139,6 +143,7 @@ public final class StateRepository implements AutoCloseable {
     private final Handoffs handoffs = new Handoffs();
     private final GatewayPeers peers = new GatewayPeers();
     private final TelegramTopicMode telegramTopics;
+    private final UsageAnalytics analytics;
 
     private StateRepository(Opening.Opened opened, Clock clock) {
         this.database = opened.database();
@@ -156,6 +161,7 @@ public final class StateRepository implements AutoCloseable {
         this.deletes = new SessionDeletes(backend, windows);
         this.cronRuns = new CronRuns(backend);
         this.telegramTopics = new TelegramTopicMode(database, new TelegramTopics(backend, meta), clock);
+        this.analytics = new UsageAnalytics(lineage.kinds());
     }
 
     // ------------------------------------------------------------------ opening
@@ -546,6 +552,21 @@ public final class StateRepository implements AutoCloseable {
      */
     public List<SessionCwd> getSessionCwds(boolean includeArchived) {
         return database.read("listing working directories", transaction -> recent.cwds(transaction, includeArchived));
+    }
+
+    /**
+     * Token use and cost of the sessions started after {@code query.since()}, summed in SQL per UTC day,
+     * per day and source, per model, per source and in total ({@link UsageReport}); archived sessions
+     * count. Works on every schema the store reads: a column the file lacks sums as 0.
+     */
+    public UsageReport usage(UsageQuery query) {
+        Arguments.required(query, "query");
+        return database.read("summing usage", transaction -> analytics.usage(transaction, query));
+    }
+
+    /** The figures of {@code hermes sessions stats} ({@link StoreStats}), counted in SQL. */
+    public StoreStats stats() {
+        return database.read("counting the store's sessions", analytics::stats);
     }
 
     // ------------------------------------------------------------------ messages

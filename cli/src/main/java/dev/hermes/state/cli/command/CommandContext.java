@@ -173,6 +173,11 @@ public abstract class CommandContext {
         return readOnly ? openReadOnly(path) : storeBuilder().path(path).build();
     }
 
+    /** Opens the --db store read-only whatever {@code --read-only} says: the file (which must exist) or the server. */
+    public StateRepository openForReading() {
+        return dbIsUrl() ? openServer(true) : openReadOnly(requireExisting(dbPath()));
+    }
+
     /** Opens an existing store for a command that changes it; refuses {@code --read-only}. */
     public StateRepository openForChange(String command) {
         refuseReadOnly(command);

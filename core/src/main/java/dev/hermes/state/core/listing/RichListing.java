@@ -369,7 +369,8 @@ public final class RichListing {
                     : backend.unindexed(SESSIONS.PARENT_SESSION_ID).isNull());
         }
         return filter.and(SessionFilters.common(backend, schema, query.source(), query.excludeSources(),
-                query.cwdPrefix(), query.minMessageCount(), query.includeArchived(), query.archivedOnly()));
+                query.cwdPrefix(), query.minMessageCount(), query.includeArchived(), query.archivedOnly(), query.model(),
+                query.startedFrom(), query.startedBefore()));
     }
 
     /**

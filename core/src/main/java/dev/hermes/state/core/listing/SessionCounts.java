@@ -27,7 +27,8 @@ public final class SessionCounts {
     public long count(Transaction transaction, SessionCountQuery query) {
         StoreSchema schema = transaction.schema();
         Condition filter = SessionFilters.common(backend, schema, query.source(), query.excludeSources(),
-                query.cwdPrefix(), query.minMessageCount(), query.includeArchived(), query.archivedOnly());
+                query.cwdPrefix(), query.minMessageCount(), query.includeArchived(), query.archivedOnly(), query.model(),
+                query.startedFrom(), query.startedBefore());
         if (query.excludeChildren()) {
             filter = filter.and(kinds.isListed(SESSIONS, schema));
         }

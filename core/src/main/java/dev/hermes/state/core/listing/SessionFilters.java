@@ -6,7 +6,10 @@ import org.jooq.Condition;
 import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
 
+import java.time.Instant;
 import java.util.List;
+import dev.hermes.state.codegen.EpochSecondsConverter;
+import dev.hermes.state.core.rows.EpochSeconds;
 
 import static dev.hermes.state.db.Tables.SESSIONS;
 
@@ -16,6 +19,7 @@ import static dev.hermes.state.db.Tables.SESSIONS;
  * as its default: no working directory, not archived.
  */
 final class SessionFilters {
+    private static final EpochSecondsConverter SECONDS = new EpochSecondsConverter();
     private SessionFilters() {
     }
 
@@ -23,12 +27,23 @@ final class SessionFilters {
      * {@code source} equal (null or empty: any), none of {@code excludeSources}, the working directory
      * {@code cwdPrefix} or below it (null or empty: any), at least {@code minMessageCount} messages (0 or
      * less: any), and archived or not: only archived ones with {@code archivedOnly}, else archived ones
-     * too only with {@code includeArchived}.
+     * too only with {@code includeArchived}; of {@code model} (null or empty: any), started in
+     * [{@code startedFrom}, {@code startedBefore}) (null: unbounded).
      */
     static Condition common(Backend backend, StoreSchema schema, @Nullable String source, List<String> excludeSources,
                             @Nullable String cwdPrefix, int minMessageCount, boolean includeArchived,
-                            boolean archivedOnly) {
+                            boolean archivedOnly, @Nullable String model, @Nullable Instant startedFrom,
+                            @Nullable Instant startedBefore) {
         Condition filter = DSL.noCondition();
+        if (model != null && !model.isEmpty()) {
+            filter = filter.and(SESSIONS.MODEL.eq(model));
+        }
+        if (startedFrom != null) {
+            filter = filter.and(EpochSeconds.column(SESSIONS.STARTED_AT).ge(DSL.val(SECONDS.to(startedFrom))));
+        }
+        if (startedBefore != null) {
+            filter = filter.and(EpochSeconds.column(SESSIONS.STARTED_AT).lt(DSL.val(SECONDS.to(startedBefore))));
+        }
         if (source != null && !source.isEmpty()) {
             filter = filter.and(SESSIONS.SOURCE.eq(source));
         }

@@ -4,6 +4,7 @@ import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.text.PythonText;
 import org.jspecify.annotations.Nullable;
 
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -23,6 +24,11 @@ import java.util.List;
  * need {@code orderByLastActive}: the agent ignores them otherwise, and a filter that silently filters
  * nothing is refused here (InvalidArgumentException). On a file without a column (no {@code cwd}, no
  * {@code archived}) it reads as its default: no working directory, not archived.
+ *
+ * <p>Filters of this library (the agent has none): {@code model} keeps the sessions of that model
+ * (null or empty = any), {@code startedFrom} / {@code startedBefore} those started at or after / before
+ * the instant (null = unbounded). They test the listed row's own columns (a projected compression root's,
+ * not its tip's), like every other filter.
  */
 public record ListSessionsQuery(
         @Nullable String source,
@@ -37,7 +43,10 @@ public record ListSessionsQuery(
         boolean includeArchived,
         boolean archivedOnly,
         @Nullable String idQuery,
-        @Nullable String searchQuery) {
+        @Nullable String searchQuery,
+        @Nullable String model,
+        @Nullable Instant startedFrom,
+        @Nullable Instant startedBefore) {
 
     /** A null in {@code excludeSources} is an {@link InvalidArgumentException}; a null list excludes nothing. */
     public ListSessionsQuery {
@@ -57,7 +66,7 @@ public record ListSessionsQuery(
     public ListSessionsQuery(@Nullable String source, List<String> excludeSources, int limit, int offset,
                              boolean includeChildren, boolean projectCompressionTips) {
         this(source, excludeSources, limit, offset, includeChildren, projectCompressionTips, null, 0, false, false,
-                false, null, null);
+                false, null, null, null, null, null);
     }
 
     /** Hermes' defaults. */
@@ -83,6 +92,9 @@ public record ListSessionsQuery(
         private boolean archivedOnly;
         private @Nullable String idQuery;
         private @Nullable String searchQuery;
+        private @Nullable String model;
+        private @Nullable Instant startedFrom;
+        private @Nullable Instant startedBefore;
 
         private Builder() {
         }
@@ -157,9 +169,23 @@ public record ListSessionsQuery(
             return this;
         }
 
+        /** Sessions of this model; null or empty = any. */
+        public Builder model(@Nullable String model) {
+            this.model = model;
+            return this;
+        }
+
+        /** Sessions started at or after {@code from} and before {@code before}; null = unbounded. */
+        public Builder startedBetween(@Nullable Instant from, @Nullable Instant before) {
+            this.startedFrom = from;
+            this.startedBefore = before;
+            return this;
+        }
+
         public ListSessionsQuery build() {
             return new ListSessionsQuery(source, excludeSources, limit, offset, includeChildren, projectCompressionTips,
-                    cwdPrefix, minMessageCount, orderByLastActive, includeArchived, archivedOnly, idQuery, searchQuery);
+                    cwdPrefix, minMessageCount, orderByLastActive, includeArchived, archivedOnly, idQuery, searchQuery,
+                    model, startedFrom, startedBefore);
         }
     }
 }

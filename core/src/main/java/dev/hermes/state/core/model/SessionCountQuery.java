@@ -2,6 +2,7 @@ package dev.hermes.state.core.model;
 
 import org.jspecify.annotations.Nullable;
 
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -11,7 +12,8 @@ import java.util.List;
  * directory or below it (null or empty = any); {@code minMessageCount} 0 or less = any;
  * {@code archivedOnly} counts only archived sessions (it wins over {@code includeArchived});
  * {@code excludeChildren} counts only what the rich listing lists (roots and /branch children, never
- * subagent runs), so that a count matches the pages of {@link ListSessionsQuery} with the same filters.
+ * subagent runs), so that a count matches the pages of {@link ListSessionsQuery} with the same filters;
+ * {@code model}, {@code startedFrom} and {@code startedBefore} as in {@link ListSessionsQuery}.
  */
 public record SessionCountQuery(
         @Nullable String source,
@@ -20,7 +22,10 @@ public record SessionCountQuery(
         int minMessageCount,
         boolean includeArchived,
         boolean archivedOnly,
-        boolean excludeChildren) {
+        boolean excludeChildren,
+        @Nullable String model,
+        @Nullable Instant startedFrom,
+        @Nullable Instant startedBefore) {
 
     /** A null in {@code excludeSources} is an {@link dev.hermes.state.InvalidArgumentException}; a null list excludes nothing. */
     public SessionCountQuery {
@@ -44,6 +49,9 @@ public record SessionCountQuery(
         private boolean includeArchived;
         private boolean archivedOnly;
         private boolean excludeChildren;
+        private @Nullable String model;
+        private @Nullable Instant startedFrom;
+        private @Nullable Instant startedBefore;
 
         private Builder() {
         }
@@ -84,9 +92,22 @@ public record SessionCountQuery(
             return this;
         }
 
+        /** Sessions of this model; null or empty = any. */
+        public Builder model(@Nullable String model) {
+            this.model = model;
+            return this;
+        }
+
+        /** Sessions started at or after {@code from} and before {@code before}; null = unbounded. */
+        public Builder startedBetween(@Nullable Instant from, @Nullable Instant before) {
+            this.startedFrom = from;
+            this.startedBefore = before;
+            return this;
+        }
+
         public SessionCountQuery build() {
             return new SessionCountQuery(source, excludeSources, cwdPrefix, minMessageCount, includeArchived,
-                    archivedOnly, excludeChildren);
+                    archivedOnly, excludeChildren, model, startedFrom, startedBefore);
         }
     }
 }

@@ -1,0 +1,210 @@
+package dev.hermes.state.serve;
+
+import dev.hermes.state.core.model.Message;
+import dev.hermes.state.core.model.MessageContent;
+import dev.hermes.state.core.model.RichSession;
+import dev.hermes.state.core.model.Session;
+import dev.hermes.state.core.model.UsageReport;
+import org.jspecify.annotations.Nullable;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The store's records as the agent's dashboard sends them: the column names as keys (snake_case),
+ * timestamps as epoch seconds, and this server's additions next to them ({@code is_active},
+ * {@code content_html}...). Only what the row was read from is written: a column an older file lacks
+ * is left out, as the agent's own rows of such a file have no such key.
+ */
+final class Shapes {
+    /** How long after its last message a session that has not ended counts as live (the dashboard's 5 minutes). */
+    static final long LIVE_SECONDS = 300;
+
+    private Shapes() {
+    }
+
+    static Map<String, @Nullable Object> session(Session s) {
+        Map<String, @Nullable Object> row = new LinkedHashMap<>();
+        for (String column : s.columns().names()) {
+            row.put(column, column(s, column));
+        }
+        return row;
+    }
+
+    private static @Nullable Object column(Session s, String column) {
+        return switch (column) {
+            case "id" -> s.id();
+            case "source" -> s.source();
+            case "user_id" -> s.userId();
+            case "session_key" -> s.sessionKey();
+            case "chat_id" -> s.chatId();
+            case "chat_type" -> s.chatType();
+            case "thread_id" -> s.threadId();
+            case "model" -> s.model();
+            case "model_config" -> s.modelConfig();
+            case "system_prompt" -> s.systemPrompt();
+            case "parent_session_id" -> s.parentSessionId();
+            case "started_at" -> s.startedAt();
+            case "ended_at" -> s.endedAt();
+            case "end_reason" -> s.endReason();
+            case "message_count" -> s.messageCount();
+            case "tool_call_count" -> s.toolCallCount();
+            case "input_tokens" -> s.inputTokens();
+            case "output_tokens" -> s.outputTokens();
+            case "cache_read_tokens" -> s.cacheReadTokens();
+            case "cache_write_tokens" -> s.cacheWriteTokens();
+            case "reasoning_tokens" -> s.reasoningTokens();
+            case "cwd" -> s.cwd();
+            case "git_branch" -> s.gitBranch();
+            case "git_repo_root" -> s.gitRepoRoot();
+            case "billing_provider" -> s.billingProvider();
+            case "billing_base_url" -> s.billingBaseUrl();
+            case "billing_mode" -> s.billingMode();
+            case "estimated_cost_usd" -> s.estimatedCostUsd();
+            case "actual_cost_usd" -> s.actualCostUsd();
+            case "cost_status" -> s.costStatus();
+            case "cost_source" -> s.costSource();
+            case "pricing_version" -> s.pricingVersion();
+            case "title" -> s.title();
+            case "api_call_count" -> s.apiCallCount();
+            case "handoff_state" -> s.handoffState();
+            case "handoff_platform" -> s.handoffPlatform();
+            case "handoff_error" -> s.handoffError();
+            case "compression_failure_cooldown_until" -> s.compressionFailureCooldownUntil();
+            case "compression_failure_error" -> s.compressionFailureError();
+            case "rewind_count" -> s.rewindCount();
+            case "archived" -> s.archived() ? 1L : 0L;
+            default -> null;
+        };
+    }
+
+    /**
+     * A row of the sessions page: the session's columns, {@code preview}, {@code last_active},
+     * {@code is_active} (not ended and active in the last five minutes), {@code archived} as a boolean,
+     * and {@code _lineage_root_id} on a compression root shown as its tip.
+     */
+    static Map<String, @Nullable Object> listed(RichSession r, Instant now) {
+        Map<String, @Nullable Object> row = session(r.session());
+        RichSession.Workspace workspace = r.workspace();
+        if (workspace != null) {
+            row.put("cwd", workspace.cwd());
+            row.put("git_branch", workspace.gitBranch());
+            row.put("git_repo_root", workspace.gitRepoRoot());
+        }
+        row.put("preview", r.preview());
+        row.put("last_active", r.lastActive());
+        if (r.lineageRootId() != null) {
+            row.put("_lineage_root_id", r.lineageRootId());
+        }
+        row.put("is_active", isLive(r.session(), r.lastActive(), now));
+        row.put("archived", r.session().archived());
+        return row;
+    }
+
+    static boolean isLive(Session session, Instant lastActive, Instant now) {
+        return session.endedAt() == null && now.getEpochSecond() - lastActive.getEpochSecond() < LIVE_SECONDS;
+    }
+
+    /**
+     * A message as {@code get_messages} returns it (tool calls decoded, content as its text or decoded
+     * parts), with {@code active}/{@code compacted} as booleans and {@code content_html}: the content
+     * as sanitized HTML ({@link MarkdownHtml}): Markdown for user and assistant text, a preformatted block
+     * for tool output and system text.
+     */
+    static Map<String, @Nullable Object> message(Message m, boolean v17) {
+        return message(m, v17, Shapes::contentHtml);
+    }
+
+    static Map<String, @Nullable Object> message(Message m, boolean v17, java.util.function.Function<Message, String> html) {
+        Map<String, @Nullable Object> row = new LinkedHashMap<>();
+        row.put("id", m.id());
+        row.put("session_id", m.sessionId());
+        row.put("role", m.role());
+        MessageContent content = m.content();
+        row.put("content", content == null ? null : content.value());
+        row.put("tool_call_id", m.toolCallId());
+        row.put("tool_calls", m.toolCalls());
+        row.put("tool_name", m.toolName());
+        row.put("timestamp", m.timestamp());
+        row.put("token_count", m.tokenCount());
+        row.put("finish_reason", m.finishReason());
+        row.put("reasoning", m.reasoning());
+        if (v17) {
+            row.put("reasoning_content", m.reasoningContent());
+        }
+        row.put("reasoning_details", m.reasoningDetails());
+        row.put("codex_reasoning_items", m.codexReasoningItems());
+        if (v17) {
+            row.put("codex_message_items", m.codexMessageItems());
+            row.put("platform_message_id", m.platformMessageId());
+            row.put("observed", m.observed());
+        }
+        row.put("active", m.active());
+        row.put("compacted", m.compacted());
+        row.put("content_html", html.apply(m));
+        return row;
+    }
+
+    static String contentHtml(Message m) {
+        MessageContent content = m.content();
+        if (content == null) {
+            return "";
+        }
+        String text = content instanceof MessageContent.Text plain ? plain.text() : content.plainText();
+        if (content instanceof MessageContent.Structured structured && structured.value() instanceof Map<?, ?>) {
+            return MarkdownHtml.preformatted(dev.hermes.state.core.json.PythonJson.dumps(structured.value()));
+        }
+        return switch (m.role()) {
+            case "user", "assistant" -> MarkdownHtml.render(text);
+            default -> MarkdownHtml.preformatted(text);
+        };
+    }
+
+    /**
+     * A sum of costs to a billionth of a dollar: the engines add the same figures in different orders, and
+     * the last bits of a double sum differ (0.652138 on SQLite, 0.6521379999999999 on PostgreSQL).
+     */
+    static double dollars(double sum) {
+        return Math.round(sum * 1e9) / 1e9;
+    }
+
+    /** A usage row with the dashboard's names, and this server's additions. */
+    static Map<String, Object> usage(UsageReport.Usage u) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("input_tokens", u.inputTokens());
+        row.put("output_tokens", u.outputTokens());
+        row.put("cache_read_tokens", u.cacheReadTokens());
+        row.put("cache_write_tokens", u.cacheWriteTokens());
+        row.put("reasoning_tokens", u.reasoningTokens());
+        row.put("estimated_cost", dollars(u.estimatedCostUsd()));
+        row.put("actual_cost", dollars(u.actualCostUsd()));
+        row.put("sessions", u.sessions());
+        row.put("messages", u.messages());
+        row.put("tool_calls", u.toolCalls());
+        row.put("api_calls", u.apiCalls());
+        Double hit = u.cacheHitPercent();
+        row.put("cache_hit_percent", hit == null ? 0.0 : hit);
+        return row;
+    }
+
+    static Map<String, Object> totals(UsageReport.Usage u) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("total_input", u.inputTokens());
+        row.put("total_output", u.outputTokens());
+        row.put("total_cache_read", u.cacheReadTokens());
+        row.put("total_cache_write", u.cacheWriteTokens());
+        row.put("total_reasoning", u.reasoningTokens());
+        row.put("total_estimated_cost", dollars(u.estimatedCostUsd()));
+        row.put("total_actual_cost", dollars(u.actualCostUsd()));
+        row.put("total_sessions", u.sessions());
+        row.put("total_messages", u.messages());
+        row.put("total_tool_calls", u.toolCalls());
+        row.put("total_api_calls", u.apiCalls());
+        Double hit = u.cacheHitPercent();
+        row.put("cache_hit_percent", hit == null ? 0.0 : hit);
+        return row;
+    }
+
+}
