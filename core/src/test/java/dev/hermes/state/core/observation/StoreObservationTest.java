@@ -134,6 +134,9 @@ class StoreObservationTest {
                     .tags("operation", "createSession", "engine", "sqlite", "db.namespace", "state.db").counter().count());
             assertEquals(1, meters.get("hermes.state.operation").tags("outcome", "error", "error.type", "busy")
                     .timer().count());
+            // the meter handler's counter of the span's events
+            assertEquals(2.0, meters.get("hermes.state.operation.busy.retry").tags("operation", "createSession")
+                    .counter().count());
             assertNoIdOrQueryInAnyTag(meters);
         }
     }
