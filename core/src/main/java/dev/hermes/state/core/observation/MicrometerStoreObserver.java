@@ -79,14 +79,14 @@ public final class MicrometerStoreObserver implements StoreObserver {
 
     @Override
     public Operation start(Kind kind) {
-        String operation = operationName();
         ObservationRegistry registry = observations;
-        Observation observation = null;
-        if (registry != null) {
-            StoreOperation context = StoreOperation.of(operation, engine, namespace, kind == Kind.WRITE, remote);
-            observation = Observation.createNotStarted(null, CONVENTION, context::context, registry).start();
+        if (registry == null) {
+            // meters only: the name is needed for a retry's counter alone, read from the stack then
+            return new Observed(null, null);
         }
-        return new Observed(operation, observation);
+        String operation = operationName();
+        StoreOperation context = StoreOperation.of(operation, engine, namespace, kind == Kind.WRITE, remote);
+        return new Observed(operation, Observation.createNotStarted(null, CONVENTION, context::context, registry).start());
     }
 
     @Override
@@ -128,10 +128,10 @@ public final class MicrometerStoreObserver implements StoreObserver {
     }
 
     private final class Observed implements Operation {
-        private final String operation;
+        private final @Nullable String operation;
         private final @Nullable Observation observation;
 
-        Observed(String operation, @Nullable Observation observation) {
+        Observed(@Nullable String operation, @Nullable Observation observation) {
             this.operation = operation;
             this.observation = observation;
         }
@@ -142,7 +142,8 @@ public final class MicrometerStoreObserver implements StoreObserver {
             if (registry != null) {
                 Counter.builder("hermes.state.busy.retries")
                         .description("Attempts that met a busy or locked database and were tried again")
-                        .tags("operation", operation, "engine", engine, "db.namespace", namespace)
+                        .tags("operation", operation != null ? operation : operationName(), "engine", engine,
+                                "db.namespace", namespace)
                         .register(registry).increment();
             }
             if (observation != null) {

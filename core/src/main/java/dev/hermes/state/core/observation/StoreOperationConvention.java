@@ -29,10 +29,24 @@ public class StoreOperationConvention implements ObservationConvention<Observati
         return context.namespace().isEmpty() ? context.operation() : context.operation() + " " + context.namespace();
     }
 
+    /** A success's tags, built once per operation of a store: the convention is asked at start and at stop of every operation. */
+    private final java.util.concurrent.ConcurrentHashMap<Key, KeyValues> successes = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private record Key(String operation, String engine, String namespace) {
+    }
+
     @Override
     public KeyValues getLowCardinalityKeyValues(Observation.Context observed) {
         StoreOperation context = (StoreOperation) observed;
         Throwable error = observed.getError();
+        if (error == null) {
+            return successes.computeIfAbsent(new Key(context.operation(), context.engine(), context.namespace()),
+                    key -> keyValues(context, null));
+        }
+        return keyValues(context, error);
+    }
+
+    private static KeyValues keyValues(StoreOperation context, @Nullable Throwable error) {
         return KeyValues.of(
                 "operation", context.operation(),
                 "engine", context.engine(),
