@@ -145,8 +145,13 @@ public final class StateRepository implements AutoCloseable {
     private final TelegramTopicMode telegramTopics;
     private final UsageAnalytics analytics;
 
-    private StateRepository(Opening.Opened opened, Clock clock) {
+    private StateRepository(Opening.Opened opened, Clock clock, Builder builder) {
         this.database = opened.database();
+        if (builder.observations != null || builder.meters != null) {
+            // the only place core touches Micrometer: a store built without a registry never loads it
+            database.observe(dev.hermes.state.core.observation.MicrometerStoreObserver.of(database,
+                    builder.observations, builder.meters));
+        }
         this.immutableSnapshot = opened.immutableSnapshot();
         this.clock = clock;
         this.backend = database.backend();
@@ -1475,8 +1480,29 @@ public final class StateRepository implements AutoCloseable {
         private @Nullable Clock clock = Clock.systemUTC();
         private boolean migrate = true;
         private int schemaVersion = DEFAULT_SCHEMA_VERSION;
+        private io.micrometer.observation.@Nullable ObservationRegistry observations;
+        private io.micrometer.core.instrument.@Nullable MeterRegistry meters;
 
         private Builder() {
+        }
+
+        /**
+         * Every store operation becomes an observation of {@code registry} ({@code hermes.state.operation}: a
+         * timer with a meter handler, a span with a tracer), tagged with low-cardinality values only
+         * (docs/observability.md). Micrometer is an optional dependency: without this call it is never loaded.
+         */
+        public Builder observationRegistry(io.micrometer.observation.@Nullable ObservationRegistry registry) {
+            this.observations = registry;
+            return this;
+        }
+
+        /**
+         * The store's own meters in {@code registry}: busy retries, the wait for the write lock, the
+         * write-ahead log's size, the read connections, and HikariCP's pool metrics for a server's pools.
+         */
+        public Builder meterRegistry(io.micrometer.core.instrument.@Nullable MeterRegistry registry) {
+            this.meters = registry;
+            return this;
         }
 
         public Builder path(@Nullable Path path) {
@@ -1592,7 +1618,7 @@ public final class StateRepository implements AutoCloseable {
         public StateRepository build() {
             Clock storeClock = Arguments.required(clock, "clock");
             return new StateRepository(Opening.open(new Opening.Request(path, dataSource, url, schema, readOnly, busyTimeout,
-                    maxAttempts, minBackoff, maxBackoff, readerPoolSize, checkpointEvery, migrate, schemaVersion)), storeClock);
+                    maxAttempts, minBackoff, maxBackoff, readerPoolSize, checkpointEvery, migrate, schemaVersion)), storeClock, this);
         }
     }
 }

@@ -104,7 +104,7 @@ public final class PostgresDatabases implements RunDatabases {
     @Override
     public StateRepository openStore(String place) {
         claim(place);
-        return StateRepository.builder().url(url).schema(schema(place)).schemaVersion(schemaVersion).build();
+        return BenchObservation.apply(StateRepository.builder().url(url).schema(schema(place)).schemaVersion(schemaVersion)).build();
     }
 
     @Override

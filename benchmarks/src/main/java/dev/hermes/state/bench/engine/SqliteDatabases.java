@@ -65,7 +65,7 @@ public final class SqliteDatabases implements RunDatabases {
 
     @Override
     public StateRepository openStore(String place) {
-        return StateRepository.builder().path(file(place)).schemaVersion(schemaVersion).build();
+        return BenchObservation.apply(StateRepository.builder().path(file(place)).schemaVersion(schemaVersion)).build();
     }
 
     /**

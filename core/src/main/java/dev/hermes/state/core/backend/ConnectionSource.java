@@ -35,6 +35,19 @@ public interface ConnectionSource extends AutoCloseable {
     /** What the store is, for messages: the file, or the server and schema (never a password). */
     String describe();
 
+    /**
+     * The store's name for traces ({@code db.namespace}): the file's name (never its directory, which
+     * may name a user), or for a server {@code database|schema}; empty when not known (a lent DataSource).
+     */
+    default String namespace() {
+        return file().map(path -> String.valueOf(path.getFileName())).orElse("");
+    }
+
+    /** The connection pools the store opened itself (a server's), for their own metrics. */
+    default java.util.List<com.zaxxer.hikari.HikariDataSource> pools() {
+        return java.util.List.of();
+    }
+
     /** Releases what the source holds (a pool); the store's connections are already given back. */
     @Override
     default void close() {

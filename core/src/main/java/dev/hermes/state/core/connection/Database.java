@@ -91,6 +91,8 @@ public final class Database implements AutoCloseable {
     /** The configuration without a connection: renders SQL before a transaction starts. */
     private final DSLContext renderer;
     private volatile boolean closed;
+    /** Set once by the store's constructor, before the store is shared (see {@link #observe}). */
+    private StoreObserver observer = StoreObserver.NONE;
 
     public Database(Backend backend, ConnectionSource source, RetryPolicy retryPolicy, boolean readOnly,
                     int readerPoolSize, int checkpointEvery, int targetVersion) {
@@ -113,6 +115,53 @@ public final class Database implements AutoCloseable {
 
     public Backend backend() {
         return backend;
+    }
+
+    /**
+     * Every later unit of work reports to {@code observer}. Called by the store's constructor only, so
+     * the field is published with the store's final fields.
+     */
+    public void observe(StoreObserver observer) {
+        this.observer = observer;
+    }
+
+    /** The engine's name as OpenTelemetry spells {@code db.system.name}: sqlite or postgresql. */
+    public String engine() {
+        return backend.dialect().family() == SQLDialect.POSTGRES ? "postgresql" : "sqlite";
+    }
+
+    /** The source, for the observer's gauges and the pools' own metrics. */
+    public ConnectionSource source() {
+        return source;
+    }
+
+    /** Bytes of the file's write-ahead log now (0 without a file or a log). */
+    public long walBytes() {
+        Optional<Path> file = source.file();
+        if (file.isEmpty()) {
+            return 0;
+        }
+        try {
+            Path wal = file.get().resolveSibling(file.get().getFileName() + "-wal");
+            return java.nio.file.Files.exists(wal) ? java.nio.file.Files.size(wal) : 0;
+        } catch (java.io.IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
+    /** Read connections in use now. */
+    public int readersInUse() {
+        return readers.inUse();
+    }
+
+    /** Read connections open and idle now (always 0 for a pooled source: its pool keeps them). */
+    public int readersIdle() {
+        return readers.idleCount();
+    }
+
+    /** The most read connections the store uses at once. */
+    public int readersMax() {
+        return readers.size();
     }
 
     /** The store's schema, read in a read transaction on first use. */
@@ -261,9 +310,26 @@ public final class Database implements AutoCloseable {
         if (readOnly) {
             throw new StateIOException("The store was opened read-only: " + what + " needs a read-write store");
         }
+        StoreObserver.Operation operation = observer.start(StoreObserver.Kind.WRITE);
+        try {
+            T result = withWriter(what, work, operation);
+            operation.succeeded();
+            return result;
+        } catch (RuntimeException | Error failure) {
+            operation.failed(failure);
+            throw failure;
+        }
+    }
+
+    private <T> T withWriter(String what, WriterWork<T> work, StoreObserver.Operation operation) {
+        boolean timed = observer.timesLockWait();
         for (int attempt = 1; ; attempt++) {
             Exception failure;
+            long asked = timed ? System.nanoTime() : 0L;
             writeLock.lock();
+            if (timed) {
+                operation.lockWaited(System.nanoTime() - asked);
+            }
             try {
                 ensureOpen();
                 Writer current = writer();
@@ -282,6 +348,7 @@ public final class Database implements AutoCloseable {
             if (attempt >= retryPolicy.maxAttempts() || !backend.isRetryable(failure)) {
                 throw surface(failure, what);
             }
+            operation.retried();
             backOff(failure, what);
         }
     }
@@ -313,6 +380,18 @@ public final class Database implements AutoCloseable {
     }
 
     private <T> T read(String what, Work<T> work, int maxAttempts) {
+        StoreObserver.Operation operation = observer.start(StoreObserver.Kind.READ);
+        try {
+            T result = read(what, work, maxAttempts, operation);
+            operation.succeeded();
+            return result;
+        } catch (RuntimeException | Error failure) {
+            operation.failed(failure);
+            throw failure;
+        }
+    }
+
+    private <T> T read(String what, Work<T> work, int maxAttempts, StoreObserver.Operation operation) {
         for (int attempt = 1; ; attempt++) {
             Exception failure;
             try {
@@ -334,6 +413,7 @@ public final class Database implements AutoCloseable {
             if (attempt >= maxAttempts || !backend.isRetryable(failure)) {
                 throw surface(failure, what);
             }
+            operation.retried();
             backOff(failure, what);
         }
     }
@@ -380,6 +460,7 @@ public final class Database implements AutoCloseable {
         }
         readers.close();
         source.close();
+        observer.close();
     }
 
     private void ensureOpen() {

@@ -38,6 +38,7 @@ final class ReaderPool implements ConnectionProvider {
     }
 
     private final Semaphore permits;
+    private final int size;
     private final boolean keepIdle;
     private final ConcurrentLinkedDeque<Reader> idle = new ConcurrentLinkedDeque<>();
     private final Map<Connection, Reader> byConnection = new ConcurrentHashMap<>();
@@ -47,6 +48,7 @@ final class ReaderPool implements ConnectionProvider {
 
     ReaderPool(int size, boolean keepIdle, Opener opener, Closer closer) {
         this.permits = new Semaphore(size, true);
+        this.size = size;
         this.keepIdle = keepIdle;
         this.opener = opener;
         this.closer = closer;
@@ -74,6 +76,18 @@ final class ReaderPool implements ConnectionProvider {
             permits.release();
             throw failure;
         }
+    }
+
+    int size() {
+        return size;
+    }
+
+    int inUse() {
+        return size - permits.availablePermits();
+    }
+
+    int idleCount() {
+        return idle.size();
     }
 
     void giveBack(Reader reader) {

@@ -50,6 +50,16 @@ public final class PostgresConnections implements ConnectionSource {
     }
 
     @Override
+    public String namespace() {
+        return location.database() + "|" + location.schema();
+    }
+
+    @Override
+    public java.util.List<HikariDataSource> pools() {
+        return java.util.List.of(writers, readers);
+    }
+
+    @Override
     public String describe() {
         return location.toString();
     }
