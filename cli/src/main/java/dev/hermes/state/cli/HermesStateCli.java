@@ -3,6 +3,7 @@ package dev.hermes.state.cli;
 import dev.hermes.state.HermesStateException;
 import dev.hermes.state.SchemaTooNewException;
 import dev.hermes.state.cli.command.CommandContext;
+import dev.hermes.state.cli.command.BackupCommand;
 import dev.hermes.state.cli.command.CopyCommand;
 import dev.hermes.state.cli.command.DemoCommand;
 import dev.hermes.state.cli.command.MigrateCommand;
@@ -110,6 +111,7 @@ public final class HermesStateCli extends CommandContext implements Callable<Int
         commands.put("search", SearchCommand::new);
         commands.put("stats", StatsCommand::new);
         commands.put("copy", CopyCommand::new);
+        commands.put("backup", BackupCommand::new);
         commands.put("rpc", RpcCommand::new);
         commands.put("demo", DemoCommand::new);
         commands.put("help", CommandLine.HelpCommand::new);

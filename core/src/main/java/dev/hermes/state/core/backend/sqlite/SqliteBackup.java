@@ -76,7 +76,7 @@ public final class SqliteBackup {
      * kept) from one read snapshot, and returns that snapshot's counts and checksum.
      */
     public static Snapshot copy(Path source, Path target, RetryPolicy policy) throws SQLException {
-        try (Connection connection = SqliteFile.open(source, policy, SqliteFile.Access.READ_ONLY);
+        try (Connection connection = SqliteFile.open(source, policy, SqliteFile.readAccess(source, policy));
              Statement statement = connection.createStatement()) {
             statement.execute("BEGIN");
             try {
@@ -84,7 +84,8 @@ public final class SqliteBackup {
                 int result = connection.unwrap(SQLiteConnection.class).getDatabase()
                         .backup("main", target.toString(), null, 50, 20, PAGES_PER_STEP);
                 if (result != 0) {
-                    throw new SQLException("SQLite's online backup ended with code " + result, null, result);
+                    throw new SQLException("SQLite's online backup of " + source + " failed: "
+                            + org.sqlite.SQLiteErrorCode.getErrorCode(result).message, null, result);
                 }
                 return snapshot;
             } finally {
