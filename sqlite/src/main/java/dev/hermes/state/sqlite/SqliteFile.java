@@ -211,6 +211,31 @@ public final class SqliteFile {
     }
 
     /**
+     * The page size the {@code -wal}'s header claims, and the database header's, read raw: a log whose
+     * page size is not the file's belongs to another database. Empty when there is no log with a valid
+     * header, or when this process has the file open (then SQLite already uses that log here).
+     */
+    public static Optional<int[]> walAndFilePageSizes(Path file) {
+        try {
+            Optional<byte[]> walHeader = LiveFiles.readPrefix(file, "-wal", WAL_HEADER_BYTES);
+            Optional<byte[]> header = LiveFiles.readPrefix(file, "", HEADER_BYTES);
+            if (walHeader.isEmpty() || header.isEmpty() || walHeader.get().length < WAL_HEADER_BYTES
+                    || header.get().length < HEADER_BYTES) {
+                return Optional.empty();
+            }
+            ByteBuffer log = ByteBuffer.wrap(walHeader.get());
+            int magic = log.getInt(0);
+            if (magic != 0x377f0682 && magic != 0x377f0683) {
+                return Optional.empty();
+            }
+            int filePageSize = ((header.get()[16] & 0xff) << 8) | (header.get()[17] & 0xff);
+            return Optional.of(new int[] {log.getInt(8), filePageSize == 1 ? 65536 : filePageSize});
+        } catch (IOException unreadable) {
+            return Optional.empty();
+        }
+    }
+
+    /**
      * Deletes the {@code -shm} a read-only inspection created beside a file it then refused, so that
      * the index does not vouch for a foreign log later; left alone while this process has the file open.
      */
