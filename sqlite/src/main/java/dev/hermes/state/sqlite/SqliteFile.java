@@ -211,6 +211,24 @@ public final class SqliteFile {
     }
 
     /**
+     * The page size and page count the database header claims (bytes 16-17 and 28-31), read raw: a file
+     * shorter than that was cut short. Empty when the header cannot be read safely now.
+     */
+    public static Optional<long[]> headerPages(Path file) {
+        try {
+            Optional<byte[]> header = LiveFiles.readPrefix(file, "", HEADER_BYTES);
+            if (header.isEmpty() || header.get().length < HEADER_BYTES) {
+                return Optional.empty();
+            }
+            ByteBuffer bytes = ByteBuffer.wrap(header.get());
+            int pageSize = bytes.getShort(16) & 0xffff;
+            return Optional.of(new long[] {pageSize == 1 ? 65536 : pageSize, bytes.getInt(28) & 0xffffffffL});
+        } catch (IOException unreadable) {
+            return Optional.empty();
+        }
+    }
+
+    /**
      * The page size the {@code -wal}'s header claims, and the database header's, read raw: a log whose
      * page size is not the file's belongs to another database. Empty when there is no log with a valid
      * header, or when this process has the file open (then SQLite already uses that log here).
@@ -286,6 +304,25 @@ public final class SqliteFile {
     public static Connection open(Path file, RetryPolicy policy, Access access) throws SQLException {
         return LiveFiles.connect(file, access == Access.SNAPSHOT ? "immutable=1" : null,
                 config(policy, access != Access.READ_WRITE).toProperties());
+    }
+
+    /**
+     * A read-only connection to a damaged file, for salvaging its rows: none of the project's settings
+     * (applying them reads the schema) and {@code writable_schema} on before the first statement, so that
+     * a schema whose objects point past a cut-off end still loads (SQLite refuses it otherwise). Nothing
+     * can be written through it; {@code immutable} also takes no lock and creates no {@code -shm}.
+     */
+    public static Connection openForSalvage(Path file, boolean immutable) throws SQLException {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setReadOnly(true);
+        Connection connection = LiveFiles.connect(file, immutable ? "immutable=1" : null, config.toProperties());
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("PRAGMA writable_schema = ON");
+        } catch (SQLException | RuntimeException failure) {
+            connection.close();
+            throw failure;
+        }
+        return connection;
     }
 
     /**

@@ -78,6 +78,7 @@ public final class SqliteDoctor {
             return new DoctorReport(absolute.toString(), 0, findings);
         }
         checkWal(absolute, findings);
+        SqliteFile.headerPages(absolute).ifPresent(header -> checkFileSize(absolute, header[0], header[1], findings));
         int version = 0;
         try (Connection connection = SqliteFile.open(absolute, policy, true)) {
             version = checkOpen(connection, absolute, findings);
@@ -92,7 +93,6 @@ public final class SqliteDoctor {
     static int checkOpen(Connection connection, Path file, List<Finding> findings) throws SQLException {
         long pageSize = longValue(connection, "PRAGMA page_size");
         long pages = longValue(connection, "PRAGMA page_count");
-        checkFileSize(file, pageSize, pages, findings);
         String journalMode = stringValue(connection, "PRAGMA journal_mode");
         findings.add(Finding.ok("journal.mode", file.toString(), "journal mode " + journalMode
                 + ("wal".equalsIgnoreCase(journalMode) ? "" : " (the agent switches the file to wal when it opens it)")));
@@ -118,11 +118,29 @@ public final class SqliteDoctor {
                 + HermesSchema.newest() + ", the newest known: checked as " + HermesSchema.newest(), null)
                 : Finding.ok("schema.version", file.toString(), "version " + version));
         checkObjects(connection, file, known, findings);
-        checkFullText(connection, file, known, tables, fullTextDamaged, findings);
         Set<String> messageColumns = columns(connection, "messages");
-        checkCounters(connection, file, messageColumns, known, findings);
-        checkOrphans(connection, file, findings);
+        guarded(file, "the full-text rows", findings,
+                () -> checkFullText(connection, file, known, tables, fullTextDamaged, findings));
+        guarded(file, "the counters", findings, () -> checkCounters(connection, file, messageColumns, known, findings));
+        guarded(file, "the orphans", findings, () -> checkOrphans(connection, file, findings));
         return version;
+    }
+
+    private interface Check {
+        void run() throws SQLException;
+    }
+
+    /** A check that reads rows on a damaged page cannot finish: that is a finding, and the next check runs. */
+    private static void guarded(Path file, String what, List<Finding> findings, Check check) throws SQLException {
+        try {
+            check.run();
+        } catch (SQLException failure) {
+            if (!isDamage(failure)) {
+                throw failure;
+            }
+            findings.add(Finding.error("file.unreadable", what, "could not be checked, rows on damaged pages: "
+                    + failure.getMessage(), recoverCommand(file)));
+        }
     }
 
     private static void checkWal(Path file, List<Finding> findings) {
