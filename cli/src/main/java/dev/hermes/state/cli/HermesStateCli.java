@@ -5,6 +5,7 @@ import dev.hermes.state.SchemaTooNewException;
 import dev.hermes.state.cli.command.CommandContext;
 import dev.hermes.state.cli.command.CopyCommand;
 import dev.hermes.state.cli.command.DemoCommand;
+import dev.hermes.state.cli.command.MaintenanceCommands;
 import dev.hermes.state.cli.command.MigrateCommand;
 import dev.hermes.state.cli.command.RpcCommand;
 import dev.hermes.state.cli.command.SearchCommand;
@@ -111,6 +112,9 @@ public final class HermesStateCli extends CommandContext implements Callable<Int
         commands.put("stats", StatsCommand::new);
         commands.put("copy", CopyCommand::new);
         commands.put("rpc", RpcCommand::new);
+        commands.put("doctor", MaintenanceCommands.Doctor::new);
+        commands.put("repair", MaintenanceCommands.Repair::new);
+        commands.put("recover", MaintenanceCommands.Recover::new);
         commands.put("demo", DemoCommand::new);
         commands.put("help", CommandLine.HelpCommand::new);
         return commands;
