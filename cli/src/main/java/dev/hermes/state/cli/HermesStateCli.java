@@ -6,6 +6,7 @@ import dev.hermes.state.cli.command.CommandContext;
 import dev.hermes.state.cli.command.BackupCommand;
 import dev.hermes.state.cli.command.CopyCommand;
 import dev.hermes.state.cli.command.DemoCommand;
+import dev.hermes.state.cli.command.MaintenanceCommands;
 import dev.hermes.state.cli.command.MigrateCommand;
 import dev.hermes.state.cli.command.RpcCommand;
 import dev.hermes.state.cli.command.SearchCommand;
@@ -113,6 +114,9 @@ public final class HermesStateCli extends CommandContext implements Callable<Int
         commands.put("copy", CopyCommand::new);
         commands.put("backup", BackupCommand::new);
         commands.put("rpc", RpcCommand::new);
+        commands.put("doctor", MaintenanceCommands.Doctor::new);
+        commands.put("repair", MaintenanceCommands.Repair::new);
+        commands.put("recover", MaintenanceCommands.Recover::new);
         commands.put("demo", DemoCommand::new);
         commands.put("help", CommandLine.HelpCommand::new);
         return commands;
