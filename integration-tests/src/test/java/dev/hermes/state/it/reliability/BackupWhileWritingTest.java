@@ -1,6 +1,7 @@
 package dev.hermes.state.it.reliability;
 
 import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.core.maintenance.StoreDoctor;
 import dev.hermes.state.core.model.BackupOptions;
 import dev.hermes.state.core.model.BackupReport;
 import dev.hermes.state.it.SqlRows;
@@ -52,6 +53,9 @@ class BackupWhileWritingTest {
     @TempDir
     Path dir;
 
+    /** What the doctor finds in the fixture itself (the agent's trigram index): a backup must add nothing. */
+    private List<String> doctorOnFixture = List.of();
+
     @Test
     void aBackupWhileTheAgentWritesIsASnapshotAtOneInstantAndAnIncrementalOneEqualsAFreshOne() throws Exception {
         Python.requireSqlite3();
@@ -61,6 +65,7 @@ class BackupWhileWritingTest {
         try (Connection connection = StoreFiles.readOnly(db)) {
             fixtureMismatches = StoreFiles.counterMismatches(connection);
         }
+        doctorOnFixture = StoreDoctor.forFile(db).check().problemCodes();
         Path script = Files.writeString(dir.resolve("writer.py"), WRITER);
         Path stop = dir.resolve("stop");
         Path backup = dir.resolve("backup.db");
@@ -94,14 +99,15 @@ class BackupWhileWritingTest {
     }
 
     /** The writer's messages in the backup are 1..k, its counter says k; the checks pass. Returns k. */
-    private static long assertSnapshotAtOneInstant(Path backup, List<String> fixtureMismatches) throws Exception {
+    private long assertSnapshotAtOneInstant(Path backup, List<String> fixtureMismatches) throws Exception {
+        long k;
         try (Connection connection = StoreFiles.readWrite(backup)) {
             List<String> contents = new ArrayList<>();
             for (List<Object> row : SqlRows.query(connection,
                     "SELECT content FROM messages WHERE session_id = 'live-writer' ORDER BY id")) {
                 contents.add((String) row.get(0));
             }
-            long k = contents.size();
+            k = contents.size();
             for (int i = 0; i < k; i++) {
                 assertEquals("message %06d".formatted(i + 1), contents.get(i));
             }
@@ -112,7 +118,8 @@ class BackupWhileWritingTest {
                     "the b-trees (the fixture's trigram index fails its own check as the agent left it)");
             assertNull(StoreFiles.ftsIntegrityProblem(connection));
             assertEquals(fixtureMismatches, StoreFiles.counterMismatches(connection), "no counter but the fixture's own differs");
-            return k;
         }
+        assertEquals(doctorOnFixture, StoreDoctor.forFile(backup).check().problemCodes(), "the doctor finds what it finds in the fixture");
+        return k;
     }
 }
