@@ -29,6 +29,7 @@ import dev.hermes.state.core.model.UsageReport;
 import dev.hermes.state.core.backend.Backend;
 import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.connection.Database;
+import dev.hermes.state.core.backup.StoreBackup;
 import dev.hermes.state.core.copy.StoreCopy;
 import dev.hermes.state.core.lineage.Lineage;
 import dev.hermes.state.core.listing.RecentSessions;
@@ -45,6 +46,8 @@ import dev.hermes.state.core.model.ChatMessage;
 import dev.hermes.state.core.model.ConversationOptions;
 import dev.hermes.state.core.model.CopyOptions;
 import dev.hermes.state.core.model.CopyProgress;
+import dev.hermes.state.core.model.BackupOptions;
+import dev.hermes.state.core.model.BackupReport;
 import dev.hermes.state.core.model.CopyReport;
 import dev.hermes.state.core.model.LineageNode;
 import dev.hermes.state.core.model.ListSessionsQuery;
@@ -1456,6 +1459,25 @@ public final class StateRepository implements AutoCloseable {
         Arguments.required(target, "target");
         Arguments.required(options, "options");
         return StoreCopy.run(database, target.database, options, listener == null ? progress -> { } : listener);
+    }
+
+    /**
+     * Backs this store up to the SQLite file {@code target} while others keep writing it: a full
+     * backup copies one read snapshot (SQLite's online backup) into a new owner-only file beside the
+     * target, verifies it against that snapshot (integrity check, rows per table, logical checksum) and
+     * renames it into place; an incremental one brings an earlier backup of this store up to date in one
+     * transaction (new and changed sessions, new and changed messages, deletions mirrored), verified
+     * the same way before its commit. A manifest ({@code <target>.manifest.json}) records the source,
+     * the checksum and the counts. Only for stores on a SQLite file.
+     *
+     * @throws dev.hermes.state.InvalidArgumentException the target is the store, exists (for a full backup
+     *         without replace), is no backup of this store or has another schema (incremental)
+     * @throws dev.hermes.state.StateIOException the target's folder is missing or read-only, the disk is full
+     */
+    public BackupReport backupTo(Path target, BackupOptions options) {
+        Arguments.required(target, "target");
+        Arguments.required(options, "options");
+        return StoreBackup.run(database, target, options, database.retryPolicy());
     }
 
     private double now() {

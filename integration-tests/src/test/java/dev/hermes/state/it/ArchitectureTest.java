@@ -30,8 +30,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * only where the PostgreSQL engine lives.
  */
 class ArchitectureTest {
-    /** What core offers other modules: the repository, its records and queries, the JSON reader. */
-    private static final String[] CORE_API = {"dev.hermes.state.core", "dev.hermes.state.core.model", "dev.hermes.state.core.json"};
+    /** What core offers other modules: the repository, its records and queries, the JSON reader, the store doctor. */
+    private static final String[] CORE_API = {"dev.hermes.state.core", "dev.hermes.state.core.model", "dev.hermes.state.core.json",
+            "dev.hermes.state.core.maintenance"};
     /** Where SQLite's driver may be used: core's SQLite engine, the SQLite file rules, the migrations. */
     private static final String[] SQLITE_PLACES = {"dev.hermes.state.core.backend.sqlite", "dev.hermes.state.sqlite..",
             "dev.hermes.state.migrations.."};

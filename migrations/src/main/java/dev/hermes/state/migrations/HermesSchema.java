@@ -84,7 +84,7 @@ public final class HermesSchema {
 
     /** The newest version described here. */
     public static int newest() {
-        return ((TreeMap<Integer, Additions>) VERSIONS).lastKey();
+        return Collections.max(VERSIONS.keySet());
     }
 
     /** What a store at {@code version} (1 to {@link #newest}) holds. */

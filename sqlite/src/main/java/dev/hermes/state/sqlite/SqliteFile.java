@@ -211,6 +211,49 @@ public final class SqliteFile {
     }
 
     /**
+     * The page size and page count the database header claims (bytes 16-17 and 28-31), read raw: a file
+     * shorter than that was cut short. Empty when the header cannot be read safely now.
+     */
+    public static Optional<long[]> headerPages(Path file) {
+        try {
+            Optional<byte[]> header = LiveFiles.readPrefix(file, "", HEADER_BYTES);
+            if (header.isEmpty() || header.get().length < HEADER_BYTES) {
+                return Optional.empty();
+            }
+            ByteBuffer bytes = ByteBuffer.wrap(header.get());
+            int pageSize = bytes.getShort(16) & 0xffff;
+            return Optional.of(new long[] {pageSize == 1 ? 65536 : pageSize, bytes.getInt(28) & 0xffffffffL});
+        } catch (IOException unreadable) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The page size the {@code -wal}'s header claims, and the database header's, read raw: a log whose
+     * page size is not the file's belongs to another database. Empty when there is no log with a valid
+     * header, or when this process has the file open (then SQLite already uses that log here).
+     */
+    public static Optional<int[]> walAndFilePageSizes(Path file) {
+        try {
+            Optional<byte[]> walHeader = LiveFiles.readPrefix(file, "-wal", WAL_HEADER_BYTES);
+            Optional<byte[]> header = LiveFiles.readPrefix(file, "", HEADER_BYTES);
+            if (walHeader.isEmpty() || header.isEmpty() || walHeader.get().length < WAL_HEADER_BYTES
+                    || header.get().length < HEADER_BYTES) {
+                return Optional.empty();
+            }
+            ByteBuffer log = ByteBuffer.wrap(walHeader.get());
+            int magic = log.getInt(0);
+            if (magic != 0x377f0682 && magic != 0x377f0683) {
+                return Optional.empty();
+            }
+            int filePageSize = ((header.get()[16] & 0xff) << 8) | (header.get()[17] & 0xff);
+            return Optional.of(new int[] {log.getInt(8), filePageSize == 1 ? 65536 : filePageSize});
+        } catch (IOException unreadable) {
+            return Optional.empty();
+        }
+    }
+
+    /**
      * Deletes the {@code -shm} a read-only inspection created beside a file it then refused, so that
      * the index does not vouch for a foreign log later; left alone while this process has the file open.
      */
@@ -261,6 +304,25 @@ public final class SqliteFile {
     public static Connection open(Path file, RetryPolicy policy, Access access) throws SQLException {
         return LiveFiles.connect(file, access == Access.SNAPSHOT ? "immutable=1" : null,
                 config(policy, access != Access.READ_WRITE).toProperties());
+    }
+
+    /**
+     * A read-only connection to a damaged file, for salvaging its rows: none of the project's settings
+     * (applying them reads the schema) and {@code writable_schema} on before the first statement, so that
+     * a schema whose objects point past a cut-off end still loads (SQLite refuses it otherwise). Nothing
+     * can be written through it; {@code immutable} also takes no lock and creates no {@code -shm}.
+     */
+    public static Connection openForSalvage(Path file, boolean immutable) throws SQLException {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setReadOnly(true);
+        Connection connection = LiveFiles.connect(file, immutable ? "immutable=1" : null, config.toProperties());
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("PRAGMA writable_schema = ON");
+        } catch (SQLException | RuntimeException failure) {
+            connection.close();
+            throw failure;
+        }
+        return connection;
     }
 
     /**

@@ -103,6 +103,11 @@ public abstract class CommandContext {
         return db == null || dbIsUrl() ? null : Path.of(db);
     }
 
+    /** The --db text as given (a file path or a PostgreSQL URL), or null when not given. */
+    public String rawDb() {
+        return db;
+    }
+
     /** The --schema option (for PostgreSQL stores), or null when not given. */
     public String schema() {
         return schema;

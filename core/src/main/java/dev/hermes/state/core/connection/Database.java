@@ -113,6 +113,11 @@ public final class Database implements AutoCloseable {
         return new DefaultConfiguration().set(dialect).set(JOOQ_SETTINGS);
     }
 
+    /** How long and how often this store waits for another process's lock: also for the connections of its backups. */
+    public RetryPolicy retryPolicy() {
+        return retryPolicy;
+    }
+
     public Backend backend() {
         return backend;
     }

@@ -1,0 +1,272 @@
+package dev.hermes.state.core.maintenance;
+
+import dev.hermes.state.StateIOException;
+import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.core.model.DoctorReport;
+import dev.hermes.state.core.model.NewMessage;
+import dev.hermes.state.core.model.NewSession;
+import dev.hermes.state.core.model.RecoveryReport;
+import dev.hermes.state.core.model.RecoveryReport.RowidRange;
+import dev.hermes.state.testsupport.Fixtures;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+import static dev.hermes.state.core.maintenance.StoreDoctorTest.connect;
+import static dev.hermes.state.core.maintenance.StoreDoctorTest.execute;
+import static dev.hermes.state.core.maintenance.StoreDoctorTest.queryLong;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Files damaged on purpose, salvaged by recover: pages of the messages' and sessions' b-trees zeroed,
+ * the file cut short. What each damaged page held is read from the page's own cells before the damage
+ * (not through the code under test), so every row not on a damaged page must come back, and the loss is
+ * reported exactly.
+ */
+class StoreRecoveryTest {
+    private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-12-02T06:00:00Z"), ZoneOffset.UTC);
+    private static final int SESSIONS = 40;
+    private static final int MESSAGES_PER_SESSION = 50;
+
+    @TempDir
+    static Path shared;
+    private static Path pristine;
+
+    @TempDir
+    Path dir;
+
+    /** A store written through the repository's API, big enough for its tables to span many pages. */
+    @BeforeAll
+    static void generate() throws SQLException {
+        pristine = shared.resolve("generated.db");
+        try (StateRepository store = StateRepository.open(pristine)) {
+            for (int s = 0; s < SESSIONS; s++) {
+                String id = String.format("s%03d", s);
+                NewSession.Builder session = NewSession.builder(id, "cli").systemPrompt("prompt " + id + " " + "x".repeat(600));
+                if (s % 5 != 0) {
+                    session.parentSessionId(String.format("s%03d", s - 1));
+                }
+                store.createSession(session.build());
+                List<NewMessage> messages = new ArrayList<>();
+                for (int m = 0; m < MESSAGES_PER_SESSION; m++) {
+                    messages.add(NewMessage.of(m % 2 == 0 ? "user" : "assistant", "message " + m + " of " + id
+                            + " word" + s + "x" + m + " " + "lorem ipsum ".repeat(20)));
+                }
+                store.appendMessages(id, messages);
+            }
+        }
+        execute(pristine, "PRAGMA wal_checkpoint(TRUNCATE)", "PRAGMA journal_mode = DELETE");
+    }
+
+    @Test
+    void zeroedPagesInTheMiddleOfTheMessagesLoseTheirRowsOnly() throws Exception {
+        Path file = copy();
+        List<Long> leaves = leafPages(file, "messages");
+        List<Long> damaged = List.of(leaves.get(leaves.size() / 3), leaves.get(2 * leaves.size() / 3));
+        TreeSet<Long> lostIds = new TreeSet<>();
+        for (long page : damaged) {
+            lostIds.addAll(rowids(file, page));
+        }
+        long all = queryLong(file, "SELECT count(*) FROM messages");
+        damaged.forEach(page -> zero(file, page));
+
+        DoctorReport report = StoreDoctor.forFile(file).check();
+        assertTrue(report.problemCodes().contains("file.integrity"), report.toString());
+        assertEquals("hermes-state recover --from " + file + " --to " + file + ".recovered",
+                report.problems().get(0).remedy());
+        StateIOException refused = assertThrows(StateIOException.class, () -> StoreDoctor.forFile(file).repair(false));
+        assertTrue(refused.getMessage().contains("repair does not write on a damaged file"), refused.getMessage());
+
+        String sourceHash = Fixtures.sha256(file);
+        Path target = dir.resolve("recovered.db");
+        RecoveryReport recovery = StoreRecovery.recover(file, target, false, CLOCK);
+        assertEquals(sourceHash, Fixtures.sha256(file));
+        assertEquals(all - lostIds.size(), recovery.messages().recovered());
+        assertEquals(ranges(lostIds), recovery.messages().lostRanges());
+        assertEquals(all, recovery.messages().expected());
+        assertEquals(all, recovery.messages().highestId());
+        assertEquals(SESSIONS, recovery.sessions().recovered());
+        assertEquals(List.of(), recovery.sessions().lostRanges());
+        assertEquals(lostIds.size(), recovery.sessionsShort().stream().mapToLong(s -> s.counted() - s.recovered()).sum());
+        assertNull(recovery.placeholder());
+        assertEquals(List.of(), recovery.check().problems(), recovery.check().toString());
+        assertEquals(all - lostIds.size(), queryLong(target, "SELECT count(*) FROM messages"));
+        assertEquals(0, queryLong(target, "SELECT count(*) FROM messages WHERE id IN (" + join(lostIds) + ")"));
+        assertEquals(all - lostIds.size(), queryLong(target, "SELECT sum(message_count) FROM sessions"));
+        assertEquals(all - lostIds.size(), queryLong(target, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'lorem'"));
+        assertEquals(all, queryLong(target, "SELECT seq FROM sqlite_sequence WHERE name = 'messages'"));
+    }
+
+    @Test
+    void aZeroedSessionsPageSendsItsMessagesUnderAPlaceholderAndClearsTheChildrensLinks() throws Exception {
+        Path file = copy();
+        List<Long> leaves = leafPages(file, "sessions");
+        long page = leaves.get(leaves.size() / 2);
+        List<Long> lostRowids = rowids(file, page);
+        List<String> lostSessions = new ArrayList<>();
+        for (long rowid : lostRowids) {
+            lostSessions.add(StoreDoctorTest.queryString(file, "SELECT id FROM sessions WHERE rowid = " + rowid));
+        }
+        long orphaned = queryLong(file, "SELECT count(*) FROM messages WHERE session_id IN ('" + String.join("', '", lostSessions) + "')");
+        long children = queryLong(file, "SELECT count(*) FROM sessions WHERE parent_session_id IN ('"
+                + String.join("', '", lostSessions) + "') AND id NOT IN ('" + String.join("', '", lostSessions) + "')");
+        zero(file, page);
+
+        Path target = dir.resolve("recovered.db");
+        RecoveryReport inspected = StoreRecovery.recover(file, target, true, CLOCK);
+        assertFalse(Files.exists(target));
+        assertNull(inspected.check());
+
+        RecoveryReport recovery = StoreRecovery.recover(file, target, false, CLOCK);
+        assertEquals(SESSIONS - lostRowids.size(), recovery.sessions().recovered());
+        assertEquals(List.of(new RowidRange(lostRowids.get(0), lostRowids.get(lostRowids.size() - 1))),
+                recovery.sessions().lostRanges());
+        assertEquals("recovered-orphans-20261202-060000", recovery.placeholder());
+        assertEquals(orphaned, recovery.orphanMessages());
+        assertEquals(inspected.orphanMessages(), recovery.orphanMessages());
+        assertEquals((long) SESSIONS * MESSAGES_PER_SESSION, recovery.messages().recovered());
+        assertEquals(children, recovery.parentsDropped().size());
+        assertEquals(orphaned, queryLong(target, "SELECT message_count FROM sessions WHERE id = 'recovered-orphans-20261202-060000'"));
+        assertEquals(List.of(), recovery.check().problems(), recovery.check().toString());
+    }
+
+    @Test
+    void aFileCutShortKeepsEveryRowBeforeTheCut() throws Exception {
+        Path file = copy();
+        List<Long> messageLeaves = leafPages(file, "messages");
+        long cut = messageLeaves.get(messageLeaves.size() - 1);
+        TreeSet<Long> lostIds = new TreeSet<>();
+        for (long leaf : messageLeaves) {
+            if (leaf >= cut) {
+                lostIds.addAll(rowids(file, leaf));
+            }
+        }
+        assertTrue(leafPages(file, "sessions").stream().allMatch(p -> p < cut), "the sessions lie before the cut");
+        long all = queryLong(file, "SELECT count(*) FROM messages");
+        long pageSize = queryLong(file, "PRAGMA page_size");
+        try (RandomAccessFile raw = new RandomAccessFile(file.toFile(), "rw")) {
+            raw.setLength((cut - 1) * pageSize);
+        }
+        DoctorReport report = StoreDoctor.forFile(file).check();
+        assertTrue(report.problemCodes().contains("file.truncated"), report.toString());
+
+        Path target = dir.resolve("recovered.db");
+        RecoveryReport recovery = StoreRecovery.recover(file, target, false, CLOCK);
+        assertEquals(all - lostIds.size(), recovery.messages().recovered());
+        assertEquals(lostIds.first(), recovery.messages().lostRanges().get(0).first());
+        assertEquals(1, recovery.messages().lostRanges().size());
+        assertEquals(SESSIONS, recovery.sessions().recovered());
+        assertEquals(List.of(), recovery.check().problems(), recovery.check().toString());
+    }
+
+    private Path copy() throws IOException {
+        Path file = dir.resolve("state.db");
+        Files.copy(pristine, file);
+        return file;
+    }
+
+    /** The table's leaf pages, in page order, from SQLite's dbstat table. */
+    private static List<Long> leafPages(Path file, String table) throws SQLException {
+        List<Long> pages = new ArrayList<>();
+        try (Connection connection = connect(file); Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT pageno FROM dbstat WHERE name = '" + table
+                     + "' AND pagetype = 'leaf' ORDER BY pageno")) {
+            while (rows.next()) {
+                pages.add(rows.getLong(1));
+            }
+        }
+        assertTrue(pages.size() >= 3, table + " spans " + pages.size() + " leaf pages");
+        return pages;
+    }
+
+    /** The rowids of a table b-tree leaf page, read from its cells (sqlite.org/fileformat.html). */
+    private static List<Long> rowids(Path file, long page) throws IOException, SQLException {
+        int pageSize = (int) queryLong(file, "PRAGMA page_size");
+        byte[] bytes = new byte[pageSize];
+        try (RandomAccessFile raw = new RandomAccessFile(file.toFile(), "r")) {
+            raw.seek((page - 1) * pageSize);
+            raw.readFully(bytes);
+        }
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        assertEquals(0x0D, bytes[0], "a table leaf page");
+        int cells = buffer.getShort(3) & 0xffff;
+        List<Long> rowids = new ArrayList<>();
+        for (int i = 0; i < cells; i++) {
+            int[] at = {buffer.getShort(8 + 2 * i) & 0xffff};
+            varint(bytes, at); // payload size
+            rowids.add(varint(bytes, at));
+        }
+        rowids.sort(null);
+        return rowids;
+    }
+
+    private static long varint(byte[] bytes, int[] at) {
+        long value = 0;
+        for (int i = 0; i < 9; i++) {
+            int b = bytes[at[0]++] & 0xff;
+            if (i == 8) {
+                return (value << 8) | b;
+            }
+            value = (value << 7) | (b & 0x7f);
+            if ((b & 0x80) == 0) {
+                return value;
+            }
+        }
+        return value;
+    }
+
+    private static void zero(Path file, long page) {
+        try (RandomAccessFile raw = new RandomAccessFile(file.toFile(), "rw")) {
+            int pageSize = (int) queryLong(file, "PRAGMA page_size");
+            raw.seek((page - 1) * pageSize);
+            raw.write(new byte[pageSize]);
+        } catch (IOException | SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static List<RowidRange> ranges(TreeSet<Long> ids) {
+        List<RowidRange> ranges = new ArrayList<>();
+        Long first = null;
+        Long last = null;
+        for (long id : ids) {
+            if (last != null && id == last + 1) {
+                last = id;
+                continue;
+            }
+            if (first != null) {
+                ranges.add(new RowidRange(first, last));
+            }
+            first = id;
+            last = id;
+        }
+        if (first != null) {
+            ranges.add(new RowidRange(first, last));
+        }
+        return ranges;
+    }
+
+    private static String join(TreeSet<Long> ids) {
+        return String.join(", ", ids.stream().map(String::valueOf).toList());
+    }
+}
