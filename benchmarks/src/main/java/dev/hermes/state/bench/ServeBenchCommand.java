@@ -140,8 +140,7 @@ final class ServeBenchCommand implements Callable<Integer> {
                     send(client, uri);
                     times[i] = System.nanoTime() - before;
                 }
-                print(call.getKey(), times, bytes);
-                out.printf(Locale.ROOT, "%-40s %9s %9s %9s %10s %9.2f%n", "", "", "", "", "", first / 1e6);
+                print(call.getKey(), times, bytes, first / 1e6);
             }
             raw(file, someId);
         }
@@ -186,14 +185,16 @@ final class ServeBenchCommand implements Callable<Integer> {
                 }
             }
         }
-        print(name, times, rows);
+        print(name, times, rows, Double.NaN);
     }
 
-    private void print(String name, long[] times, int size) {
+    /** One row: p50, p95, max, the answer's size, and the first (cold) request when there was one. */
+    private void print(String name, long[] times, int size, double firstMs) {
         long[] sorted = times.clone();
         Arrays.sort(sorted);
-        out.printf(Locale.ROOT, "%-40s %9.2f %9.2f %9.2f %10d%n", name, sorted[sorted.length / 2] / 1e6,
-                sorted[(int) Math.ceil(sorted.length * 0.95) - 1] / 1e6, sorted[sorted.length - 1] / 1e6, size);
+        out.printf(Locale.ROOT, "%-40s %9.2f %9.2f %9.2f %10d %9s%n", name, sorted[sorted.length / 2] / 1e6,
+                sorted[(int) Math.ceil(sorted.length * 0.95) - 1] / 1e6, sorted[sorted.length - 1] / 1e6, size,
+                Double.isNaN(firstMs) ? "" : String.format(Locale.ROOT, "%.2f", firstMs));
     }
 
     private static String body(HttpClient client, String uri) throws Exception {
