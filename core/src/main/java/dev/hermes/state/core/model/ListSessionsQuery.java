@@ -37,7 +37,8 @@ public record ListSessionsQuery(
         boolean includeArchived,
         boolean archivedOnly,
         @Nullable String idQuery,
-        @Nullable String searchQuery) {
+        @Nullable String searchQuery,
+        @Nullable SessionSelection selection) {
 
     /** A null in {@code excludeSources} is an {@link InvalidArgumentException}; a null list excludes nothing. */
     public ListSessionsQuery {
@@ -51,6 +52,15 @@ public record ListSessionsQuery(
 
     private static boolean isGiven(@Nullable String needle) {
         return needle != null && !PythonText.isBlank(needle);
+    }
+
+    /** The arguments without a selection. */
+    public ListSessionsQuery(@Nullable String source, List<String> excludeSources, int limit, int offset,
+                             boolean includeChildren, boolean projectCompressionTips, @Nullable String cwdPrefix,
+                             int minMessageCount, boolean orderByLastActive, boolean includeArchived,
+                             boolean archivedOnly, @Nullable String idQuery, @Nullable String searchQuery) {
+        this(source, excludeSources, limit, offset, includeChildren, projectCompressionTips, cwdPrefix, minMessageCount,
+                orderByLastActive, includeArchived, archivedOnly, idQuery, searchQuery, null);
     }
 
     /** The arguments of version 6's listing; every filter added since at its default. */
@@ -83,6 +93,7 @@ public record ListSessionsQuery(
         private boolean archivedOnly;
         private @Nullable String idQuery;
         private @Nullable String searchQuery;
+        private @Nullable SessionSelection selection;
 
         private Builder() {
         }
@@ -157,9 +168,16 @@ public record ListSessionsQuery(
             return this;
         }
 
+        /** The operator's filters on the surfaced rows (null = none). */
+        public Builder selection(@Nullable SessionSelection selection) {
+            this.selection = selection;
+            return this;
+        }
+
         public ListSessionsQuery build() {
             return new ListSessionsQuery(source, excludeSources, limit, offset, includeChildren, projectCompressionTips,
-                    cwdPrefix, minMessageCount, orderByLastActive, includeArchived, archivedOnly, idQuery, searchQuery);
+                    cwdPrefix, minMessageCount, orderByLastActive, includeArchived, archivedOnly, idQuery, searchQuery,
+                    selection);
         }
     }
 }
