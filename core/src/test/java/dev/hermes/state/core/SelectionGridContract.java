@@ -235,7 +235,7 @@ abstract class SelectionGridContract {
         assertThrows(InvalidArgumentException.class, () -> b().minTokens(-1L).build());
         assertThrows(InvalidArgumentException.class, () -> b().minCost(0.5).maxCost(0.1).build());
         assertThrows(InvalidArgumentException.class, () -> b().maxCost(Double.NaN).build());
-        assertThrows(InvalidArgumentException.class, () -> b().olderThan(Duration.ZERO).build());
+        assertThrows(InvalidArgumentException.class, () -> b().olderThan(Duration.ofSeconds(-1)).build());
         assertThrows(InvalidArgumentException.class, () -> b().startedAfter(at(5)).startedBefore(at(5)).build());
         assertThrows(InvalidArgumentException.class, () -> b().source("").build());
         assertTrue(!b().includeArchived(true).build().hasFilter());

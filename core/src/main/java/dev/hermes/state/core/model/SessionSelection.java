@@ -34,7 +34,7 @@ import java.time.Instant;
  * <p>A filter on a column the open store's file lacks (a store kept at 6 has no {@code cwd}, no
  * {@code git_branch}...) is refused with an {@link InvalidArgumentException} when the selection is used:
  * a filter that silently matches nothing would make a prune look safe and an export look complete.
- * Negative bounds, a minimum above its maximum, a negative or zero age and a start window that is empty
+ * Negative bounds, a minimum above its maximum, a negative age and a start window that is empty
  * are refused here.
  */
 public record SessionSelection(
@@ -120,8 +120,8 @@ public record SessionSelection(
     }
 
     private static void age(@Nullable Duration age, String name) {
-        if (age != null && (age.isNegative() || age.isZero())) {
-            throw new InvalidArgumentException(name + " must be a positive duration, got " + age);
+        if (age != null && age.isNegative()) {
+            throw new InvalidArgumentException(name + " must not be negative, got " + age);
         }
     }
 
