@@ -505,7 +505,7 @@ public final class SessionsCommand implements Callable<Integer> {
                boolean dryRun) {
         boolean selecting = filters.beyondSource();
         if (reference != null && (filters.source != null || selecting)) {
-            throw new InvalidArgumentException("Give either a session ID or filters, not both");
+            throw new InvalidArgumentException("Give either a session ID or " + (selecting ? "filters" : "--source") + ", not both");
         }
         if (outFile != null && SqliteFile.isPartOf(outFile, cli.dbPath())) {
             throw new InvalidArgumentException("--out " + outFile + " is the database itself (or its -wal, -shm or -journal);"
