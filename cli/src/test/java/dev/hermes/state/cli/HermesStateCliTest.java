@@ -68,7 +68,7 @@ class HermesStateCliTest {
     void unknownCommandsAndBadOptionValuesAreUsageErrors() {
         assertEquals(2, run("sesions", "list").exitCode());
         assertEquals(2, run("sessions", "list", "--limit", "abc").exitCode());
-        assertEquals(2, run("sessions", "prune").exitCode(), "--older-than is required");
+        assertEquals(2, run("sessions", "prune", "--min-messages", "many").exitCode(), "a count must be a number");
         assertEquals(2, run("sessions").exitCode());
     }
 

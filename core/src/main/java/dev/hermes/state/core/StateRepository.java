@@ -72,6 +72,10 @@ import dev.hermes.state.core.model.WindowEntry;
 import dev.hermes.state.core.opening.Opening;
 import dev.hermes.state.core.paging.Cursors;
 import dev.hermes.state.core.retention.Retention;
+import dev.hermes.state.core.retention.SelectedSessions;
+import dev.hermes.state.core.listing.SessionSelections;
+import dev.hermes.state.core.model.SelectionOutcome;
+import dev.hermes.state.core.model.SessionSelection;
 import dev.hermes.state.core.rows.EpochSeconds;
 import dev.hermes.state.core.sessions.NewSessionRow;
 import dev.hermes.state.core.sessions.Sessions;
@@ -136,6 +140,7 @@ public final class StateRepository implements AutoCloseable {
     private final RecentSessions recent = new RecentSessions();
     private final Backend backend;
     private final Retention retention;
+    private final SelectedSessions selected;
     private final Windows windows;
     private final SessionDeletes deletes;
     private final SessionUpdates updates = new SessionUpdates();
@@ -162,10 +167,11 @@ public final class StateRepository implements AutoCloseable {
         this.sessions = new Sessions(backend);
         this.titles = new SessionTitles(backend);
         this.lineage = new Lineage(backend);
-        this.listing = new RichListing(lineage, backend);
+        this.listing = new RichListing(lineage, backend, clock);
         this.counts = new SessionCounts(backend, lineage.kinds());
         this.windows = new Windows(backend, lineage, sessions, messages, appends, titles);
         this.retention = new Retention(sessions, messages, lineage, windows);
+        this.selected = new SelectedSessions(messages, windows);
         this.deletes = new SessionDeletes(backend, windows);
         this.cronRuns = new CronRuns(backend);
         this.telegramTopics = new TelegramTopicMode(database, new TelegramTopics(backend, meta), clock);
@@ -1169,6 +1175,87 @@ public final class StateRepository implements AutoCloseable {
         }
         SessionFiles.remove(sessionsDir, deleted);
         return deleted.size();
+    }
+
+    // ------------------------------------------------------------------ operator's selections (issue 24)
+
+    /**
+     * The sessions {@code selection} admits, every stored row (children too, none projected onto a
+     * tip), newest start first. The listing with the same filters is {@link #listSessionsRich} with
+     * {@link ListSessionsQuery.Builder#selection}.
+     */
+    public List<Session> selectSessions(SessionSelection selection) {
+        Arguments.required(selection, "selection");
+        return database.read("selecting sessions", transaction ->
+                selected.select(transaction, selectionCondition(transaction, selection)));
+    }
+
+    /**
+     * Prunes by selection: deletes the ended sessions {@code selection} admits, a compression lineage as
+     * one unit (all its sessions go, or none: one that is live or not selected keeps the others), with
+     * their messages, search index rows and windows; their other children become roots. With no filter
+     * the selection is the agent's default, last activity over {@link SessionSelection#DEFAULT_PRUNE_AGE}
+     * ago; any filter replaces that default. {@code dryRun} changes nothing and answers the same. The
+     * answer lists the sessions as they were before the prune.
+     */
+    public SelectionOutcome pruneSessions(SessionSelection selection, boolean dryRun) {
+        SessionSelection effective = Arguments.required(selection, "selection").orDefaultAge(SessionSelection.DEFAULT_PRUNE_AGE);
+        Database.Work<SelectionOutcome> plan = transaction -> {
+            List<Session> doomed = selected.prunable(transaction, selectionCondition(transaction, effective));
+            return new SelectionOutcome(dryRun, doomed, selected.messageRows(transaction, SelectedSessions.ids(doomed)));
+        };
+        if (dryRun) {
+            return database.read("planning a prune", plan);
+        }
+        SelectionOutcome outcome = database.write("pruning selected sessions", transaction -> {
+            SelectionOutcome planned = plan.run(transaction);
+            selected.delete(transaction, planned.ids());
+            return planned;
+        });
+        if (!outcome.sessions().isEmpty()) {
+            database.shrinkLog();
+        }
+        return outcome;
+    }
+
+    /**
+     * Archives by selection (schema 17): the compression lineages every session of which
+     * {@code selection} admits (live ones too, as the agent archives any session) and one of which at
+     * least is not archived yet are archived whole, as {@link #setSessionArchived} archives one
+     * lineage; messages are kept. {@code selection.includeArchived()} does not matter here.
+     * {@code dryRun} changes nothing and answers the same.
+     */
+    public SelectionOutcome archiveSessions(SessionSelection selection, boolean dryRun) {
+        SessionSelection effective = Arguments.required(selection, "selection").toBuilder().includeArchived(true).build();
+        Database.Work<SelectionOutcome> plan = transaction -> {
+            requireV17(transaction, "archiving by selection");
+            List<Session> chosen = selected.archivable(transaction, selectionCondition(transaction, effective));
+            return new SelectionOutcome(dryRun, chosen, selected.messageRows(transaction, SelectedSessions.ids(chosen)));
+        };
+        if (dryRun) {
+            return database.read("planning an archive", plan);
+        }
+        return database.write("archiving selected sessions", transaction -> {
+            SelectionOutcome planned = plan.run(transaction);
+            selected.archive(transaction, planned.ids());
+            return planned;
+        });
+    }
+
+    /**
+     * export_all by selection, streaming: each session {@code selection} admits (newest start first)
+     * with its messages is handed to {@code sink} from one snapshot, one at a time; returns how many.
+     * An exception thrown by the sink stops the export and reaches the caller unchanged.
+     */
+    public long exportSessions(SessionSelection selection, Consumer<SessionExport> sink) {
+        Arguments.required(selection, "selection");
+        Arguments.required(sink, "sink");
+        return database.readStreaming("exporting selected sessions",
+                transaction -> selected.export(transaction, selectionCondition(transaction, selection), sink));
+    }
+
+    private Condition selectionCondition(Transaction transaction, SessionSelection selection) {
+        return SessionSelections.condition(backend, transaction.schema(), selection, clock);
     }
 
     /**

@@ -6,6 +6,9 @@ import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.StateIOException;
 import dev.hermes.state.cli.json.HermesShapes;
 import dev.hermes.state.cli.json.Json;
+import dev.hermes.state.cli.export.HtmlExport;
+import dev.hermes.state.cli.export.MarkdownExport;
+import dev.hermes.state.cli.export.Redaction;
 import dev.hermes.state.cli.text.ProgressBar;
 import dev.hermes.state.cli.text.Table;
 import dev.hermes.state.cli.text.Times;
@@ -19,8 +22,11 @@ import dev.hermes.state.core.model.RichSession;
 import dev.hermes.state.core.model.Session;
 import dev.hermes.state.core.model.RewindResult;
 import dev.hermes.state.core.model.SessionExport;
+import dev.hermes.state.core.model.SelectionOutcome;
+import dev.hermes.state.core.model.SessionSelection;
 import dev.hermes.state.sqlite.SqliteFile;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -62,7 +68,7 @@ public final class SessionsCommand implements Callable<Integer> {
 
     @Command(mixinStandardHelpOptions = true, name = "list", description = "The sessions, newest first (Hermes' rich listing: preview, last activity, "
             + "compression chains shown as their newest session, archived sessions left out).")
-    int list(@Option(names = "--source", paramLabel = "S", description = "Only this source (cli, telegram, ...).") String source,
+    int list(@Mixin SelectionOptions filters,
              @Option(names = "--exclude-source", paramLabel = "S", description = "Leave out this source (repeatable).")
              List<String> excludeSources,
              @Option(names = "--limit", paramLabel = "N", defaultValue = "20", description = "At most N rows (default ${DEFAULT-VALUE}).") int limit,
@@ -74,13 +80,15 @@ public final class SessionsCommand implements Callable<Integer> {
              @Option(names = "--all", description = "Every session: child sessions and archived ones too.") boolean all,
              @Option(names = "--no-tips", description = "Show compression chains by their first session, not their newest.")
              boolean noTips) {
+        SessionSelection selection = filters.selection(false);
         ListSessionsQuery query = ListSessionsQuery.builder()
-                .source(source)
+                .source(filters.source)
+                .selection(selection.hasFilter() ? selection : null)
                 .excludeSources(excludeSources)
                 .limit(limit)
                 .offset(offset)
                 .includeChildren(children || all)
-                .includeArchived(all)
+                .includeArchived(all || filters.includeArchived)
                 .archivedOnly(archived)
                 .projectCompressionTips(!noTips)
                 .build();
@@ -262,9 +270,32 @@ public final class SessionsCommand implements Callable<Integer> {
 
     @Command(mixinStandardHelpOptions = true, name = "archive", description = "Hide a session from 'sessions list'"
             + " (its messages stay; 'list --archived' shows it), with the rest of its compression chain, as the"
-            + " agent's archive does. Schema 17.")
-    int archive(@Parameters(paramLabel = "ID", description = "A session id or unique id prefix.") String reference) {
+            + " agent's archive does; or, without ID, every compression chain whose sessions all match the filters."
+            + " Schema 17.")
+    int archive(@Parameters(paramLabel = "ID", arity = "0..1", description = "A session id or unique id prefix.") String reference,
+                @Mixin SelectionOptions filters,
+                @Option(names = "--dry-run", description = "List what would be archived; change nothing.") boolean dryRun) {
+        if (reference == null) {
+            return archiveSelected(filters, dryRun);
+        }
+        if (filters.beyondSource() || filters.source != null || dryRun) {
+            throw new InvalidArgumentException("Give either a session ID or filters (with --dry-run), not both");
+        }
         return setArchived(reference, true);
+    }
+
+    private int archiveSelected(SelectionOptions filters, boolean dryRun) {
+        SessionSelection selection = filters.selection(true);
+        if (!selection.hasFilter()) {
+            throw new InvalidArgumentException("sessions archive needs a session ID or at least one filter"
+                    + " (--older-than, --source, --title, ...): archiving every session is not a default");
+        }
+        SelectionOutcome outcome;
+        try (StateRepository store = dryRun ? cli.openExisting() : cli.openForChange("sessions archive")) {
+            outcome = store.archiveSessions(selection, dryRun);
+        }
+        printOutcome(outcome, filters, dryRun ? "would archive" : "archived", "archive");
+        return CommandContext.OK;
     }
 
     @Command(mixinStandardHelpOptions = true, name = "unarchive", description = "List an archived session again, with"
@@ -324,133 +355,261 @@ public final class SessionsCommand implements Callable<Integer> {
         return CommandContext.OK;
     }
 
-    @Command(mixinStandardHelpOptions = true, name = "prune", description = "Delete ended sessions started more than DAYS ago (live sessions are never pruned).")
-    int prune(@Option(names = "--older-than", paramLabel = "DAYS", required = true,
-                      description = "Age in days (fractions allowed).") double days,
-              @Option(names = "--source", paramLabel = "S", description = "Only sessions of this source.") String source,
+    @Command(mixinStandardHelpOptions = true, name = "prune", description = "Delete the ended sessions the filters select"
+            + " (live sessions are never pruned), a compression chain as one unit: all of it, or none when one of its"
+            + " sessions is live or not selected. Without any filter: last activity more than 90 days ago, as the agent.")
+    int prune(@Mixin SelectionOptions filters,
               @Option(names = "--dry-run", description = "List what would be deleted; delete nothing.") boolean dryRun,
+              @Option(names = {"--yes", "-y"}, description = "Do not ask for confirmation (needed without a filter"
+                      + " when no terminal is attached).") boolean yes,
               @Option(names = "--vacuum", description = "Afterwards give the freed space back to the file system (VACUUM).")
               boolean vacuum) {
+        SessionSelection selection = filters.selection(true);
         if (dryRun) {
-            List<Session> candidates;
+            SelectionOutcome plan;
             try (StateRepository store = cli.openExisting()) {
-                candidates = store.pruneCandidates(days, source);
+                plan = store.pruneSessions(selection, true);
             }
-            printPruneCandidates(days, source, candidates);
+            printOutcome(plan, filters, "would delete", "prune");
             return CommandContext.OK;
         }
-        int pruned;
+        if (!yes) {
+            confirmPrune(selection);
+        }
+        SelectionOutcome pruned;
         long reclaimed = 0;
         try (StateRepository store = cli.openForChange("sessions prune");
              ProgressBar progress = ProgressBar.spinning(cli.err(), cli.progressWanted(), "pruning")) {
-            pruned = store.pruneSessions(days, source);
+            pruned = store.pruneSessions(selection, false);
             if (vacuum) {
                 reclaimed = store.vacuum().bytesReclaimed();
             }
         }
+        int count = pruned.sessions().size();
         if (cli.json()) {
             Map<String, Object> document = new LinkedHashMap<>();
             document.put("dry_run", false);
-            document.put("older_than_days", days);
-            document.put("source", source);
-            document.put("deleted", pruned);
+            document.put("selection", filters.given());
+            document.put("older_than_days", olderThanDays(filters));
+            document.put("source", filters.source);
+            document.put("deleted", count);
+            document.put("messages_deleted", pruned.messages());
+            document.put("session_ids", pruned.ids());
             document.put("reclaimed_bytes", vacuum ? reclaimed : null);
             cli.printJson(document);
         } else {
-            cli.out().println("Pruned " + pruned + (pruned == 1 ? " session" : " sessions") + " ended and started more than "
-                    + Json.pythonFloat(days).replaceAll("\\.0$", "") + " days ago" + (source == null ? "" : " (source " + source + ")")
+            cli.out().println("Pruned " + count + (count == 1 ? " session" : " sessions") + " and " + pruned.messages()
+                    + (pruned.messages() == 1 ? " message" : " messages") + " (" + describe(filters, selection) + ")"
                     + (vacuum ? "; reclaimed " + Times.bytes(reclaimed) : ""));
         }
         return CommandContext.OK;
     }
 
-    private void printPruneCandidates(double days, String source, List<Session> candidates) {
+    /**
+     * The agent asks before pruning unless {@code --yes}. Asked on a terminal only; a script that gives
+     * a filter runs as it always did, but the implicit 90-day default needs {@code --yes} there, so that a
+     * bare {@code sessions prune} in a script deletes nothing by accident.
+     */
+    private void confirmPrune(SessionSelection selection) {
+        java.io.Console console = System.console();
+        if (console == null) {
+            if (!selection.hasFilter()) {
+                throw new InvalidArgumentException("sessions prune without a filter deletes every ended session inactive"
+                        + " for 90 days: confirm with --yes, or see them first with --dry-run");
+            }
+            return;
+        }
+        String answer = console.readLine("Delete the ended sessions selected (%s)? [y/N] ",
+                selection.hasFilter() ? "see --dry-run for the list" : "last activity over 90 days ago");
+        if (answer == null || !(answer.trim().equalsIgnoreCase("y") || answer.trim().equalsIgnoreCase("yes"))) {
+            throw new InvalidArgumentException("Cancelled; nothing was deleted");
+        }
+    }
+
+    private static @org.jspecify.annotations.Nullable Double olderThanDays(SelectionOptions filters) {
+        java.time.Duration age = SelectionOptions.age(filters.olderThan, "--older-than");
+        return age == null ? null : age.toNanos() / 86_400e9;
+    }
+
+    /** The selection in words, for the summary line. */
+    private static String describe(SelectionOptions filters, SessionSelection selection) {
+        Map<String, Object> given = filters.given();
+        if (given.isEmpty() || !selection.hasFilter() && given.keySet().equals(java.util.Set.of("include_archived"))) {
+            return "default: last activity more than 90 days ago" + (filters.includeArchived ? ", archived too" : "");
+        }
+        StringBuilder words = new StringBuilder();
+        given.forEach((flag, value) -> words.append(words.isEmpty() ? "" : ", ").append(flag.replace('_', '-'))
+                .append(value instanceof Boolean ? "" : " " + value));
+        return words.toString();
+    }
+
+    private void printOutcome(SelectionOutcome outcome, SelectionOptions filters, String verb, String operation) {
+        SessionSelection selection = filters.selection(true);
         if (cli.json()) {
             Map<String, Object> document = new LinkedHashMap<>();
-            document.put("dry_run", true);
-            document.put("older_than_days", days);
-            document.put("source", source);
-            document.put("would_delete", candidates.size());
-            document.put("sessions", HermesShapes.sessions(candidates));
+            document.put("dry_run", outcome.dryRun());
+            document.put("selection", filters.given());
+            if (operation.equals("prune")) {
+                document.put("older_than_days", olderThanDays(filters));
+                document.put("source", filters.source);
+                document.put("would_delete", outcome.sessions().size());
+            } else {
+                document.put(outcome.dryRun() ? "would_archive" : "archived", outcome.sessions().size());
+            }
+            document.put("messages", outcome.messages());
+            document.put("sessions", HermesShapes.sessions(outcome.sessions()));
             cli.printJson(document);
             return;
         }
         Times times = cli.times();
-        long messages = 0;
         Table table = Table.withHeaders("ID", "TITLE", "SOURCE", "MSGS", "STARTED", "ENDED").alignRight(3).maxWidth(1, 30);
-        for (Session session : candidates) {
-            messages += session.messageCount();
+        for (Session session : outcome.sessions()) {
             table.row(session.id(), session.title() == null ? "-" : session.title(), session.source(),
                     session.messageCount(), times.absolute(session.startedAt()),
-                    times.relative(session.endedAt()) + (session.endReason() == null ? "" : " (" + session.endReason() + ")"));
+                    session.endedAt() == null ? "live"
+                            : times.relative(session.endedAt()) + (session.endReason() == null ? "" : " (" + session.endReason() + ")"));
         }
+        cli.out().println("Selection: " + describe(filters, selection));
         if (!table.isEmpty()) {
             table.lines().forEach(cli.out()::println);
             cli.out().println();
         }
-        cli.out().println("Dry run: would delete " + candidates.size() + (candidates.size() == 1 ? " session" : " sessions")
-                + " and " + messages + (messages == 1 ? " message" : " messages") + "; nothing was changed.");
+        int count = outcome.sessions().size();
+        String summary = verb + " " + count + (count == 1 ? " session" : " sessions") + " and " + outcome.messages()
+                + (outcome.messages() == 1 ? " message" : " messages");
+        cli.out().println(outcome.dryRun()
+                ? "Dry run: " + summary + "; nothing was changed."
+                : Character.toUpperCase(summary.charAt(0)) + summary.substring(1) + ".");
     }
 
     // ------------------------------------------------------------------ export
 
-    @Command(mixinStandardHelpOptions = true, name = "export", description = "Export sessions as JSON lines (one session with its messages per line), "
-            + "streaming: memory stays flat whatever the size of the file.")
+    /** The export formats. */
+    enum ExportFormat { jsonl, md, html }
+
+    @Command(mixinStandardHelpOptions = true, name = "export", description = "Export sessions with their messages:"
+            + " JSON lines (one session per line, the default), Markdown (a file per session and SHA256SUMS, into"
+            + " --out DIR) or one self-contained HTML page; streaming: memory stays flat whatever the size."
+            + " Without filters every session (archived ones too); with a filter other than --source the selection,"
+            + " archived sessions only with --include-archived.")
     int export(@Parameters(paramLabel = "ID", arity = "0..1", description = "Only this session (id, unique prefix or title).")
                String reference,
-               @Option(names = "--source", paramLabel = "S", description = "Only sessions of this source.") String source,
-               @Option(names = "--out", paramLabel = "FILE", description = "Write to FILE (created owner-only) instead of stdout.")
-               Path outFile) {
-        if (reference != null && source != null) {
-            throw new InvalidArgumentException("Give either a session ID or --source, not both");
+               @Mixin SelectionOptions filters,
+               @Option(names = "--out", paramLabel = "FILE|DIR", description = "Write to FILE (created owner-only) instead"
+                       + " of stdout; for md, the folder to create.") Path outFile,
+               @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "jsonl",
+                       description = "jsonl, md or html (default ${DEFAULT-VALUE}).") ExportFormat format,
+               @Option(names = "--redact", description = "Mask secrets (API keys, tokens, bearer headers, private keys,"
+                       + " passwords in URLs) in every string.") boolean redact,
+               @Option(names = "--dry-run", description = "List the sessions that would be exported; write nothing.")
+               boolean dryRun) {
+        boolean selecting = filters.beyondSource();
+        if (reference != null && (filters.source != null || selecting)) {
+            throw new InvalidArgumentException("Give either a session ID or " + (selecting ? "filters" : "--source") + ", not both");
         }
         if (outFile != null && SqliteFile.isPartOf(outFile, cli.dbPath())) {
             throw new InvalidArgumentException("--out " + outFile + " is the database itself (or its -wal, -shm or -journal);"
                     + " writing the export there would destroy it. Choose another file.");
         }
+        if (format == ExportFormat.md && outFile == null && !dryRun) {
+            throw new InvalidArgumentException("--format md writes a folder: give it with --out DIR");
+        }
+        SessionSelection selection = selecting ? filters.selection(true) : null;
+        if (dryRun) {
+            List<Session> chosen;
+            try (StateRepository store = cli.openExisting()) {
+                chosen = reference != null ? List.of(store.getSession(SessionRefs.byIdOrTitle(store, reference)).orElseThrow())
+                        : store.selectSessions(selection != null ? selection
+                        : SessionSelection.builder().source(filters.source).includeArchived(true).build());
+            }
+            long messages = chosen.stream().mapToLong(Session::messageCount).sum();
+            printOutcome(new SelectionOutcome(true, chosen, messages), filters, "would export", "export");
+            return CommandContext.OK;
+        }
         long[] written = new long[2];
-        try (StateRepository store = cli.openExisting();
-             OutputStream target = outFile == null ? new NonClosing(cli.out()) : createPrivate(outFile);
-             JsonGenerator json = Json.generator(target)) {
-            if (reference != null) {
-                String id = SessionRefs.byIdOrTitle(store, reference);
-                SessionExport export = store.exportSession(id)
-                        .orElseThrow(() -> new InvalidArgumentException("Session " + id + " was deleted meanwhile"));
-                writeLine(json, export, store.schemaRules() == SchemaRules.V17, written);
+        try (StateRepository store = cli.openExisting()) {
+            boolean v17 = store.schemaRules() == SchemaRules.V17;
+            java.util.function.Function<SessionExport, Map<String, Object>> shape = export -> {
+                Map<String, Object> row = HermesShapes.export(export, v17);
+                return redact ? Redaction.session(row) : row;
+            };
+            if (format == ExportFormat.md) {
+                try (MarkdownExport md = new MarkdownExport(outFile)) {
+                    stream(store, reference, filters.source, selection, export -> {
+                        md.write(shape.apply(export));
+                        count(export, written);
+                    });
+                }
             } else {
-                exportAll(store, source, json, written);
+                try (OutputStream target = outFile == null ? new NonClosing(cli.out()) : createPrivate(outFile)) {
+                    if (format == ExportFormat.html) {
+                        try (HtmlExport html = new HtmlExport(target, "Hermes sessions")) {
+                            stream(store, reference, filters.source, selection, export -> {
+                                html.write(shape.apply(export));
+                                count(export, written);
+                            });
+                        }
+                    } else {
+                        try (JsonGenerator json = Json.generator(target)) {
+                            stream(store, reference, filters.source, selection, export -> {
+                                writeLine(json, shape.apply(export));
+                                count(export, written);
+                            });
+                        }
+                    }
+                }
             }
         } catch (IOException e) {
             throw new StateIOException("Cannot write the export" + (outFile == null ? "" : " to " + outFile) + ": " + e.getMessage(), e);
+        } catch (UncheckedIOException e) {
+            throw new StateIOException("Cannot write the export" + (outFile == null ? "" : " to " + outFile) + ": "
+                    + e.getCause().getMessage(), e.getCause());
         } catch (OutputClosed closed) {
             return CommandContext.OK;
         }
         if (outFile != null) {
             if (cli.json()) {
                 Map<String, Object> document = new LinkedHashMap<>();
-                document.put("file", outFile.toAbsolutePath().toString());
+                document.put(format == ExportFormat.md ? "folder" : "file", outFile.toAbsolutePath().toString());
+                document.put("format", format.name());
+                document.put("redacted", redact);
                 document.put("sessions", written[0]);
                 document.put("messages", written[1]);
                 cli.printJson(document);
             } else {
                 cli.out().println("Exported " + written[0] + (written[0] == 1 ? " session" : " sessions") + " ("
-                        + written[1] + (written[1] == 1 ? " message" : " messages") + ") to " + outFile);
+                        + written[1] + (written[1] == 1 ? " message" : " messages") + ") to " + outFile
+                        + (format == ExportFormat.jsonl ? "" : " as " + format) + (redact ? ", secrets masked" : ""));
             }
         }
         return CommandContext.OK;
     }
 
-    private void exportAll(StateRepository store, String source, JsonGenerator json, long[] written) {
-        long total = store.sessionCount(source);
-        boolean v17 = store.schemaRules() == SchemaRules.V17;
-        try (ProgressBar progress = ProgressBar.counting(cli.err(), cli.progressWanted(), "exporting", total)) {
-            store.exportAll(source, export -> {
-                writeLine(json, export, v17, written);
+    /** One session (by reference), every session of a source, or a selection, each handed to {@code sink}. */
+    private void stream(StateRepository store, String reference, String source, SessionSelection selection,
+                        java.util.function.Consumer<SessionExport> sink) {
+        if (reference != null) {
+            String id = SessionRefs.byIdOrTitle(store, reference);
+            sink.accept(store.exportSession(id)
+                    .orElseThrow(() -> new InvalidArgumentException("Session " + id + " was deleted meanwhile")));
+            return;
+        }
+        long total = selection == null ? store.sessionCount(source) : 0;
+        try (ProgressBar progress = selection == null
+                ? ProgressBar.counting(cli.err(), cli.progressWanted(), "exporting", total)
+                : ProgressBar.spinning(cli.err(), cli.progressWanted(), "exporting")) {
+            java.util.function.Consumer<SessionExport> each = export -> {
+                sink.accept(export);
                 progress.advance(1);
                 if (cli.out().checkError()) {
                     throw new OutputClosed();
                 }
-            });
+            };
+            if (selection == null) {
+                store.exportAll(source, each);
+            } else {
+                store.exportSessions(selection, each);
+            }
         } catch (RuntimeException failure) {
             if (cli.out().checkError()) {
                 throw new OutputClosed();
@@ -459,15 +618,18 @@ public final class SessionsCommand implements Callable<Integer> {
         }
     }
 
-    private static void writeLine(JsonGenerator json, SessionExport export, boolean v17, long[] written) {
+    private static void count(SessionExport export, long[] written) {
+        written[0]++;
+        written[1] += export.messages().size();
+    }
+
+    private static void writeLine(JsonGenerator json, Map<String, Object> row) {
         try {
-            Json.write(json, HermesShapes.export(export, v17));
+            Json.write(json, row);
             json.writeRaw('\n');
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        written[0]++;
-        written[1] += export.messages().size();
     }
 
     /** A new export file is owner-only: it holds private conversations. */

@@ -29,6 +29,7 @@ import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
 
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -101,8 +102,10 @@ public final class RichListing {
     private final Lineage lineage;
     private final Backend backend;
     private final SessionKinds kinds;
+    private final Clock clock;
 
-    public RichListing(Lineage lineage, Backend backend) {
+    public RichListing(Lineage lineage, Backend backend, Clock clock) {
+        this.clock = clock;
         this.lineage = lineage;
         this.backend = backend;
         this.kinds = lineage.kinds();
@@ -368,9 +371,11 @@ public final class RichListing {
                     .and(kinds.isNotDelegate(SESSIONS, schema))
                     : backend.unindexed(SESSIONS.PARENT_SESSION_ID).isNull());
         }
-        return filter.and(SessionFilters.common(backend, schema, query.source(), query.excludeSources(),
+        filter = filter.and(SessionFilters.common(backend, schema, query.source(), query.excludeSources(),
                 query.cwdPrefix(), query.minMessageCount(), query.includeArchived(), query.archivedOnly(), query.model(),
                 query.startedFrom(), query.startedBefore()));
+        return query.selection() == null ? filter
+                : filter.and(SessionSelections.filters(backend, schema, query.selection(), clock));
     }
 
     /**

@@ -70,7 +70,7 @@ final class SessionFilters {
      * that leaves nothing) or a path below it with either separator. As in Hermes the folder's own
      * {@code %} and {@code _} are LIKE wildcards, and ASCII letters below it match either case.
      */
-    private static Condition cwdWithin(Backend backend, StoreSchema schema, String cwdPrefix) {
+    static Condition cwdWithin(Backend backend, StoreSchema schema, String cwdPrefix) {
         if (!schema.has(SESSIONS.CWD)) {
             return DSL.falseCondition();
         }

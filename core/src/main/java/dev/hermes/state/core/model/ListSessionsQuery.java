@@ -28,7 +28,8 @@ import java.util.List;
  * <p>Filters of this library (the agent has none): {@code model} keeps the sessions of that model
  * (null or empty = any), {@code startedFrom} / {@code startedBefore} those started at or after / before
  * the instant (null = unbounded). They test the listed row's own columns (a projected compression root's,
- * not its tip's), like every other filter.
+ * not its tip's), like every other filter. {@code selection} (null = none) adds the operator's filters of
+ * {@code sessions list} ({@link SessionSelection}) on the surfaced rows.
  */
 public record ListSessionsQuery(
         @Nullable String source,
@@ -46,7 +47,8 @@ public record ListSessionsQuery(
         @Nullable String searchQuery,
         @Nullable String model,
         @Nullable Instant startedFrom,
-        @Nullable Instant startedBefore) {
+        @Nullable Instant startedBefore,
+        @Nullable SessionSelection selection) {
 
     /** A null in {@code excludeSources} is an {@link InvalidArgumentException}; a null list excludes nothing. */
     public ListSessionsQuery {
@@ -66,7 +68,7 @@ public record ListSessionsQuery(
     public ListSessionsQuery(@Nullable String source, List<String> excludeSources, int limit, int offset,
                              boolean includeChildren, boolean projectCompressionTips) {
         this(source, excludeSources, limit, offset, includeChildren, projectCompressionTips, null, 0, false, false,
-                false, null, null, null, null, null);
+                false, null, null, null, null, null, null);
     }
 
     /** Hermes' defaults. */
@@ -95,6 +97,7 @@ public record ListSessionsQuery(
         private @Nullable String model;
         private @Nullable Instant startedFrom;
         private @Nullable Instant startedBefore;
+        private @Nullable SessionSelection selection;
 
         private Builder() {
         }
@@ -182,10 +185,16 @@ public record ListSessionsQuery(
             return this;
         }
 
+        /** The operator's filters on the surfaced rows (null = none). */
+        public Builder selection(@Nullable SessionSelection selection) {
+            this.selection = selection;
+            return this;
+        }
+
         public ListSessionsQuery build() {
             return new ListSessionsQuery(source, excludeSources, limit, offset, includeChildren, projectCompressionTips,
                     cwdPrefix, minMessageCount, orderByLastActive, includeArchived, archivedOnly, idQuery, searchQuery,
-                    model, startedFrom, startedBefore);
+                    model, startedFrom, startedBefore, selection);
         }
     }
 }
