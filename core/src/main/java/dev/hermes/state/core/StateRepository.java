@@ -1707,7 +1707,7 @@ public final class StateRepository implements AutoCloseable {
         }
 
         /**
-         * The schema version a read-write open brings the store to: {@value Migrator#LATEST_VERSION}
+         * The schema version a read-write open brings the store to: {@link Migrator#LATEST_VERSION}
          * (today's agent) or {@value Migrator#KEPT_VERSION}, to keep the file readable and writable by an
          * agent of April 2026 (a file already past the version is then read-only). Any other version is
          * an {@link InvalidArgumentException} at {@link #build()}.

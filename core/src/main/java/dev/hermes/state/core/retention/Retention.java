@@ -80,7 +80,7 @@ public final class Retention {
     /**
      * Deletes a conversation: the session and every compression child that continues it, with their
      * messages (and search index rows) and windows; other children of those sessions (delegates,
-     * branches) become roots, as with {@link #delete}. False when there is no such session.
+     * branches) become roots, as when one session is deleted. False when there is no such session.
      */
     public boolean deleteConversation(Transaction transaction, String sessionId) throws SQLException {
         List<String> conversation = lineage.conversation(transaction, sessionId);
