@@ -170,16 +170,12 @@ public final class SqliteRepair {
         }
         // only the indexes concerned: rebuilding one costs a pass over every message
         Set<String> concerned = new LinkedHashSet<>();
-        Set<String> damaged = new LinkedHashSet<>();
         for (Finding finding : before.problems()) {
             String name = finding.subject().substring(finding.subject().indexOf(' ') + 1);
             switch (finding.code()) {
                 case "fts.trigger" -> concerned.add(name.replaceFirst("_(insert|delete|update)$", ""));
                 case "fts.rows" -> concerned.add(name);
-                case "fts.integrity", "fts.table" -> {
-                    concerned.add(name);
-                    damaged.add(name);
-                }
+                case "fts.integrity", "fts.table" -> concerned.add(name);
                 default -> { }
             }
         }
@@ -189,10 +185,9 @@ public final class SqliteRepair {
             }
             List<String> statements = new ArrayList<>();
             java.util.Optional<String> fill = SchemaDefinitions.fill(version, table);
-            if (fill.isEmpty() || damaged.contains(table)) {
-                // FTS5 rebuilds the index from its text; a damaged index must be sound before rows are deleted
-                statements.add("INSERT INTO " + table + "(" + table + ") VALUES ('rebuild')");
-            }
+            // FTS5 rebuilds the index from its text first: deleting rows needs a sound index (a trigram index an
+            // older SQLite wrote over structured content is not one to 3.54, see SqliteDoctor)
+            statements.add("INSERT INTO " + table + "(" + table + ") VALUES ('rebuild')");
             fill.ifPresent(sql -> {
                 statements.add("DELETE FROM " + table);
                 statements.add(sql);
