@@ -20,7 +20,8 @@ class BareMachineTest {
     @Test
     void withoutAServerOnlyThePostgresqlTestsAreSkipped() {
         List<Class<?>> gated = SkipPath.serverGatedClasses(BareMachineTest.class);
-        assertTrue(gated.contains(SearchContractTest.class) && gated.contains(PostgresOpeningTest.class), gated::toString);
+        assertTrue(gated.contains(SearchContractTest.class) && gated.contains(PostgresOpeningTest.class)
+                && gated.contains(dev.hermes.state.core.maintenance.PostgresDoctorTest.class), gated::toString);
         List<Outcome> outcomes = SkipPath.assertServerGatedTestsSkipWithoutServer(BareMachineTest.class);
 
         // the contract suite: each class runs once per engine; on SQLite every test runs and passes,

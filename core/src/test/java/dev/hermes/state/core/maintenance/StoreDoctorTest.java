@@ -143,6 +143,20 @@ class StoreDoctorTest {
         assertEquals("cyc-a", queryString(file, "SELECT parent_session_id FROM sessions WHERE id = 'cyc-b'"));
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"state-v6.db", "state-v17.db"})
+    void aDroppedFullTextTableIsCreatedAgainAndFilled(String fixture) throws SQLException {
+        Path file = Fixtures.copy(fixture, dir);
+        long hits = queryLong(file, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'the'");
+        execute(file, "DROP TABLE messages_fts");
+        DoctorReport report = StoreDoctor.forFile(file).check();
+        assertEquals(List.of("fts.table"), report.problemCodes(), report.toString());
+        assertEquals("table messages_fts", report.problems().get(0).subject());
+        RepairReport repaired = StoreDoctor.forFile(file).withClock(CLOCK).repair(false);
+        assertEquals(List.of(), repaired.remaining(), repaired.after().toString());
+        assertEquals(hits, queryLong(file, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'the'"));
+    }
+
     @Test
     void aDroppedIndexIsCreatedAgain() throws SQLException {
         Path file = Fixtures.copy("state-v17.db", dir);

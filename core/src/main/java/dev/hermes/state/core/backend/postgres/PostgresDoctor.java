@@ -147,7 +147,8 @@ public final class PostgresDoctor {
         boolean recount = codes.contains("counters.message_count") || codes.contains("counters.tool_call_count");
         boolean parentsGone = codes.contains("orphans.parents");
         boolean cycles = codes.contains("orphans.cycles");
-        boolean stale = codes.contains("fts.tsvector") || codes.contains("fts.cjk");
+        boolean stale = before.problems().stream().anyMatch(f -> (f.code().equals("fts.tsvector")
+                || f.code().equals("fts.cjk")) && f.subject().startsWith("messages."));
         if (parentsGone) {
             actions.add("clear the parent links to sessions that do not exist");
         }
@@ -191,7 +192,10 @@ public final class PostgresDoctor {
                     // a stored generated column is computed again when its row is written
                     statement.execute("UPDATE messages SET content = content");
                     for (String index : SEARCH_INDEXES) {
-                        statement.execute("REINDEX INDEX " + index);
+                        if (longValue(connection, "SELECT count(*) FROM pg_catalog.pg_indexes WHERE schemaname = "
+                                + "current_schema() AND indexname = '" + index + "'") > 0) {
+                            statement.execute("REINDEX INDEX " + index);
+                        }
                     }
                 }
                 if (recount) {

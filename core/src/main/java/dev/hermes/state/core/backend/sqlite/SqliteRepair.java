@@ -168,20 +168,31 @@ public final class SqliteRepair {
                 default -> { }
             }
         }
-        if (codes.contains("fts.integrity") || codes.contains("fts.rows") || codes.contains("fts.trigger")
-                || codes.contains("fts.table")) {
-            for (String table : SqliteDoctor.fullTextTables(version)) {
-                List<String> statements = new ArrayList<>();
-                if (!codes.contains("fts.table") || !before.problems().stream().anyMatch(f ->
-                        f.code().equals("fts.table") && f.subject().equals("table " + table))) {
-                    statements.add("INSERT INTO " + table + "(" + table + ") VALUES ('rebuild')");
-                }
-                SchemaDefinitions.fill(version, table).ifPresent(fill -> {
-                    statements.add("DELETE FROM " + table);
-                    statements.add(fill);
-                });
-                plan.add(new Action("rebuild the full-text index " + table + " from the messages", statements));
+        // only the indexes concerned: rebuilding one costs a pass over every message
+        Set<String> concerned = new LinkedHashSet<>();
+        for (Finding finding : before.problems()) {
+            String name = finding.subject().substring(finding.subject().indexOf(' ') + 1);
+            switch (finding.code()) {
+                case "fts.trigger" -> concerned.add(name.replaceFirst("_(insert|delete|update)$", ""));
+                case "fts.rows" -> concerned.add(name);
+                case "fts.integrity", "fts.table" -> concerned.add(name);
+                default -> { }
             }
+        }
+        for (String table : SqliteDoctor.fullTextTables(version)) {
+            if (!concerned.contains(table)) {
+                continue;
+            }
+            List<String> statements = new ArrayList<>();
+            java.util.Optional<String> fill = SchemaDefinitions.fill(version, table);
+            // FTS5 rebuilds the index from its text first: deleting rows needs a sound index (a trigram index an
+            // older SQLite wrote over structured content is not one to 3.54, see SqliteDoctor)
+            statements.add("INSERT INTO " + table + "(" + table + ") VALUES ('rebuild')");
+            fill.ifPresent(sql -> {
+                statements.add("DELETE FROM " + table);
+                statements.add(sql);
+            });
+            plan.add(new Action("rebuild the full-text index " + table + " from the messages", statements));
         }
         if (codes.contains("counters.message_count") || codes.contains("counters.tool_call_count")
                 || codes.contains("orphans.messages")) {
