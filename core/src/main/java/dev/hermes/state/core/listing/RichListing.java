@@ -257,17 +257,27 @@ public final class RichListing {
                     .or(chainActivity.eq(after.activity()).and(started.lt(after.startedAt())
                             .or(started.eq(after.startedAt()).and(SESSIONS.ID.lt(after.id()))))));
         }
-        List<SelectField<?>> columns = new ArrayList<>(rowColumns(schema));
-        columns.add(chainActivity.as(Columns.CHAIN_ACTIVE));
-        List<Record> rows = transaction.dsl().withRecursive(chain)
-                .select(columns)
+        // the order needs every listed session's chain; the row's columns (preview, last activity: a
+        // subquery each) only the page's: SQLite computes a select list before it sorts, so the page's
+        // ids are chosen first and the columns read for them alone
+        Table<?> page = DSL.select(SESSIONS.ID.as("page_id"), chainActivity.as("page_active"),
+                        Columns.STARTED_AT_RAW.as("page_started"))
                 .from(SESSIONS)
                 .leftJoin(chainMax).on(chainMax.field("root_id", String.class).eq(SESSIONS.ID))
                 .where(outer)
-                .orderBy(DSL.field(DSL.name(Columns.CHAIN_ACTIVE.getName())).desc(), SESSIONS.STARTED_AT.desc(),
-                        SESSIONS.ID.desc())
+                .orderBy(DSL.field(DSL.name("page_active")).desc(), DSL.field(DSL.name("page_started")).desc(),
+                        DSL.field(DSL.name("page_id")).desc())
                 .limit((long) limit + 1)
                 .offset(offset)
+                .asTable("page");
+        Field<Double> pageActive = page.field("page_active", Double.class);
+        List<SelectField<?>> columns = new ArrayList<>(rowColumns(schema));
+        columns.add(pageActive.as(Columns.CHAIN_ACTIVE));
+        List<Record> rows = transaction.dsl().withRecursive(chain)
+                .select(columns)
+                .from(SESSIONS)
+                .join(page).on(page.field("page_id", String.class).eq(SESSIONS.ID))
+                .orderBy(pageActive.desc(), page.field("page_started", Double.class).desc(), SESSIONS.ID.desc())
                 .fetch();
         return rows(transaction, query, rows, limit);
     }
