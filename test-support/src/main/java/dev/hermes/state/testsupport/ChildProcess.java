@@ -138,6 +138,11 @@ public final class ChildProcess implements AutoCloseable {
         return process.isAlive();
     }
 
+    /** SIGTERM (what {@link Process#destroy()} sends on Linux, and what Ctrl-C's SIGINT does to a JVM): the child's shutdown hooks run. */
+    public void terminate() {
+        process.destroy();
+    }
+
     /** SIGKILL (what {@link Process#destroyForcibly()} sends on Linux) to the child and its own children; waits until it is gone. */
     public void kill() {
         process.descendants().forEach(ProcessHandle::destroyForcibly);
