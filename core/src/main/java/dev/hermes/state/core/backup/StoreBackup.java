@@ -59,7 +59,7 @@ public final class StoreBackup {
                 + " copy --from <url> --to FILE' (verified by counts and checksums), or back it up with pg_dump"));
         Path absolute = target.toAbsolutePath().normalize();
         checkTarget(sourceFile.toAbsolutePath(), absolute, options);
-        return options.incremental() ? incremental(sourceFile.toAbsolutePath(), absolute, policy)
+        return options.incremental() ? incremental(sourceFile.toAbsolutePath(), absolute, options.verifyFull(), policy)
                 : full(sourceFile.toAbsolutePath(), absolute, options.replace(), policy);
     }
 
@@ -134,7 +134,7 @@ public final class StoreBackup {
 
     // ------------------------------------------------------------------ incremental
 
-    private static BackupReport incremental(Path source, Path target, RetryPolicy policy) {
+    private static BackupReport incremental(Path source, Path target, boolean verifyFull, RetryPolicy policy) {
         JsonNode earlier = readManifest(target);
         String identity = identity(source);
         if (!identity.equals(earlier.path("sourceIdentity").asText())) {
@@ -144,14 +144,14 @@ public final class StoreBackup {
         }
         try {
             long start = System.nanoTime();
-            SqliteBackup.Changes changes = SqliteBackup.update(target, source, policy);
+            SqliteBackup.Changes changes = SqliteBackup.update(target, source, policy, sums(earlier), verifyFull);
             force(target);
             long done = System.nanoTime();
             SqliteBackup.Snapshot snapshot = changes.source();
             Path manifest = writeManifest(target, source, snapshot, earlier);
             BackupReport.Changes changed = new BackupReport.Changes(changes.sessionsAdded(), changes.sessionsUpdated(),
                     changes.sessionsRemoved(), changes.messagesAdded(), changes.messagesUpdated(),
-                    changes.messagesRemoved(), changes.fullComparison());
+                    changes.messagesRemoved(), changes.fullComparison(), changes.rowsExamined());
             Duration verifying = Duration.ofNanos(changes.verifyNanos());
             return new BackupReport(target, manifest, snapshot.rows(), snapshot.checksum(), size(target),
                     changes.backup().fullText(), changed, Duration.ofNanos(done - start).minus(verifying), verifying);
@@ -191,6 +191,26 @@ public final class StoreBackup {
         }
     }
 
+    /**
+     * The tables' sums the earlier backup was verified with, which an incremental run brings up to date;
+     * null for a manifest without them (then the incremental run verifies in full).
+     */
+    private static java.util.@org.jspecify.annotations.Nullable Map<String, SqliteBackup.Sum> sums(JsonNode manifest) {
+        JsonNode sums = manifest.path("sums");
+        JsonNode rows = manifest.path("rows");
+        if (!sums.isObject() || !rows.isObject()) {
+            return null;
+        }
+        java.util.Map<String, SqliteBackup.Sum> known = new TreeMap<>();
+        try {
+            sums.fields().forEachRemaining(table -> known.put(table.getKey(),
+                    SqliteBackup.Sum.of(rows.path(table.getKey()).asLong(-1), table.getValue().asText())));
+        } catch (NumberFormatException unreadable) {
+            return null;
+        }
+        return known;
+    }
+
     private static Path writeManifest(Path backup, Path source, SqliteBackup.Snapshot snapshot,
                                       @org.jspecify.annotations.Nullable JsonNode earlier) {
         Path manifest = manifestOf(backup);
@@ -200,9 +220,12 @@ public final class StoreBackup {
         node.put("source", source.toString());
         node.put("sourceIdentity", identity(source));
         node.put("checksum", snapshot.checksum());
-        node.put("checksumOf", "SHA-256 over every table's rows in primary-key order (hermes-state's logical checksum)");
+        node.put("checksumOf", "SHA-256 over every table (name order) of its name, columns, rows and sum: the sum modulo"
+                + " 2^256 of one SHA-256 per row (hermes-state's logical checksum)");
         ObjectNode rows = node.putObject("rows");
         new TreeMap<>(snapshot.rows()).forEach(rows::put);
+        ObjectNode sums = node.putObject("sums");
+        new TreeMap<>(snapshot.tableChecksums()).forEach(sums::put);
         node.put("bytes", size(backup));
         node.put("createdAt", earlier == null ? now : earlier.path("createdAt").asText(now));
         node.put("updatedAt", now);
