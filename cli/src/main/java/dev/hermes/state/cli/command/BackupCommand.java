@@ -17,7 +17,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 
 /**
- * {@code backup --to PATH [--incremental]}: a verified backup of the --db file through
+ * {@code backup --to PATH [--incremental [--verify changed|full]]}: a verified backup of the --db file through
  * {@link StateRepository#backupTo}, safe while the agent writes. The store is opened read-only: a
  * backup never migrates or otherwise changes what it backs up.
  */
@@ -28,7 +28,9 @@ import java.util.stream.Collectors;
                 + "PATH. PATH.manifest.json records the source, the checksum and the counts.",
         "--incremental brings the backup at PATH up to date instead, in one transaction, verified before it commits: new "
                 + "and changed sessions, messages added or changed since, sessions and messages deleted since. The result "
-                + "has the checksum a fresh full backup would have."})
+                + "has the checksum a fresh full backup would have. It verifies the rows it changed and brings the "
+                + "manifest's per-table sums up to date (time in proportion to the change); --verify full also reads both "
+                + "stores whole and runs SQLite's integrity checks."})
 public final class BackupCommand implements Callable<Integer> {
     @ParentCommand
     private CommandContext cli;
