@@ -144,7 +144,7 @@ public final class StoreBackup {
         }
         try {
             long start = System.nanoTime();
-            SqliteBackup.Changes changes = SqliteBackup.update(target, source, policy, sums(earlier), verifyFull);
+            SqliteBackup.Changes changes = SqliteBackup.update(target, source, policy, sums(earlier, target), verifyFull);
             force(target);
             long done = System.nanoTime();
             SqliteBackup.Snapshot snapshot = changes.source();
@@ -193,12 +193,15 @@ public final class StoreBackup {
 
     /**
      * The tables' sums the earlier backup was verified with, which an incremental run brings up to date;
-     * null for a manifest without them (then the incremental run verifies in full).
+     * null for a manifest without them, or one written for another state of the file (the backup was
+     * written to since, or the manifest's write after an update's commit did not happen): then the
+     * incremental run verifies in full.
      */
-    private static java.util.@org.jspecify.annotations.Nullable Map<String, SqliteBackup.Sum> sums(JsonNode manifest) {
+    private static java.util.@org.jspecify.annotations.Nullable Map<String, SqliteBackup.Sum> sums(JsonNode manifest,
+                                                                                                   Path backup) {
         JsonNode sums = manifest.path("sums");
         JsonNode rows = manifest.path("rows");
-        if (!sums.isObject() || !rows.isObject()) {
+        if (!sums.isObject() || !rows.isObject() || manifest.path("fileChangeCounter").asLong(-1) != changeCounter(backup)) {
             return null;
         }
         java.util.Map<String, SqliteBackup.Sum> known = new TreeMap<>();
@@ -227,6 +230,7 @@ public final class StoreBackup {
         ObjectNode sums = node.putObject("sums");
         new TreeMap<>(snapshot.tableChecksums()).forEach(sums::put);
         node.put("bytes", size(backup));
+        node.put("fileChangeCounter", changeCounter(backup));
         node.put("createdAt", earlier == null ? now : earlier.path("createdAt").asText(now));
         node.put("updatedAt", now);
         node.put("incrementalUpdates", earlier == null ? 0 : earlier.path("incrementalUpdates").asLong() + 1);
@@ -281,6 +285,21 @@ public final class StoreBackup {
             }
         } catch (IOException e) {
             throw new StateIOException("Cannot rename " + from + " to " + to + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * SQLite's file change counter (the header's bytes 24-27), which every commit to a file in
+     * rollback-journal mode (a backup's) increments: the manifest's sums describe the file only at the
+     * counter recorded with them.
+     */
+    private static long changeCounter(Path file) {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            java.nio.ByteBuffer header = java.nio.ByteBuffer.allocate(4);
+            channel.read(header, 24);
+            return header.position() == 4 ? Integer.toUnsignedLong(header.getInt(0)) : -1;
+        } catch (IOException e) {
+            throw new StateIOException("Cannot read " + file + ": " + e.getMessage(), e);
         }
     }
 
