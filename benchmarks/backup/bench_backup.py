@@ -1,6 +1,7 @@
 """Times `hermes-state backup`: a full backup of a generated store, then --incremental after 1% and
 after 10% more writes (new sessions and messages appended to old ones), each checked against a fresh
-full backup (same checksum). Usage: python3 bench_backup.py JAR WORKDIR [SESSIONS] [MESSAGES_PER_SESSION]
+full backup (same checksum); at the end one --incremental --verify full with nothing changed (what the
+whole verification costs). Usage: python3 bench_backup.py JAR WORKDIR [SESSIONS] [MESSAGES_PER_SESSION]
 The store starts from the agent's schema-17 fixture (copied), filled with the stdlib sqlite3 through the
 agent's own triggers."""
 import json, os, shutil, sqlite3, subprocess, sys, time
@@ -55,6 +56,11 @@ for share in (0.01, 0.10):
     inc = backup(b, "--incremental")
     fresh = backup(os.path.join(work, "fresh-%d.db" % int(share * 100)))
     assert inc["checksum"] == fresh["checksum"], (inc, fresh)
-    print("+%d%% (%d messages): incremental update %.2f s, verify %.2f s, wall %.2f s; fresh full copy %.2f s,"
-          " verify %.2f s, wall %.2f s; checksums equal" % (share * 100, added, inc["copy_seconds"],
-          inc["verify_seconds"], inc["wall_seconds"], fresh["copy_seconds"], fresh["verify_seconds"], fresh["wall_seconds"]))
+    print("+%d%% (%d messages): incremental update %.2f s, verify %.2f s (%d rows examined), wall %.2f s; fresh full"
+          " copy %.2f s, verify %.2f s, wall %.2f s; checksums equal" % (share * 100, added, inc["copy_seconds"],
+          inc["verify_seconds"], inc["changes"]["rows_examined"], inc["wall_seconds"], fresh["copy_seconds"],
+          fresh["verify_seconds"], fresh["wall_seconds"]))
+whole = backup(b, "--incremental", "--verify", "full")
+assert whole["checksum"] == fresh["checksum"], (whole, fresh)
+print("--incremental --verify full, nothing changed: update %.2f s, verify %.2f s (%d rows examined), wall %.2f s" % (
+    whole["copy_seconds"], whole["verify_seconds"], whole["changes"]["rows_examined"], whole["wall_seconds"]))

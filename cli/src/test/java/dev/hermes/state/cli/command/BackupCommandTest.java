@@ -62,9 +62,16 @@ class BackupCommandTest {
         assertTrue(incremental.out().contains("\"incremental\":true"), incremental.out());
         assertTrue(incremental.out().contains("\"messages\":141"), incremental.out());
         assertTrue(incremental.out().contains("\"changes\":{\"sessions_added\":0,\"sessions_updated\":1,\"sessions_removed\":0,"
-                + "\"messages_added\":1,\"messages_updated\":0,\"messages_removed\":0,\"full_comparison\":false}"), incremental.out());
+                + "\"messages_added\":1,\"messages_updated\":0,\"messages_removed\":0,\"full_comparison\":false,"
+                + "\"rows_examined\":"), incremental.out());
+        assertTrue(incremental.out().contains("\"messages_fts\":\"not checked (--verify full)\""), incremental.out());
         Result fresh = run("--db", db.toString(), "--json", "backup", "--to", dir.resolve("fresh.db").toString());
         assertEquals(checksum(fresh.out()), checksum(incremental.out()));
+
+        Result verified = run("--db", db.toString(), "backup", "--to", target.toString(), "--incremental", "--verify", "full");
+        assertEquals(0, verified.code(), verified.err());
+        assertTrue(verified.out().contains("Verified   integrity ok, rows and checksum equal to the source's snapshot"), verified.out());
+        assertTrue(verified.out().contains("Checksum   sha256 " + checksum(fresh.out())), verified.out());
     }
 
     @Test
@@ -77,6 +84,9 @@ class BackupCommandTest {
         Result both = run("--db", db.toString(), "backup", "--to", dir.resolve("b.db").toString(), "--force", "--incremental");
         assertEquals(1, both.code());
         assertEquals(1, both.err().lines().count(), both.err());
+        Result verify = run("--db", db.toString(), "backup", "--to", dir.resolve("b.db").toString(), "--verify", "all");
+        assertEquals(1, verify.code());
+        assertEquals("hermes-state: --verify is 'changed' or 'full', not 'all'\n", verify.err());
         Result server = run("--db", "postgresql://localhost/none", "backup", "--to", dir.resolve("b.db").toString());
         assertEquals(1, server.code());
         assertTrue(server.err().contains("hermes-state copy --from <url> --to FILE"), server.err());

@@ -59,7 +59,7 @@ public final class StoreBackup {
                 + " copy --from <url> --to FILE' (verified by counts and checksums), or back it up with pg_dump"));
         Path absolute = target.toAbsolutePath().normalize();
         checkTarget(sourceFile.toAbsolutePath(), absolute, options);
-        return options.incremental() ? incremental(sourceFile.toAbsolutePath(), absolute, policy)
+        return options.incremental() ? incremental(sourceFile.toAbsolutePath(), absolute, options.verifyFull(), policy)
                 : full(sourceFile.toAbsolutePath(), absolute, options.replace(), policy);
     }
 
@@ -134,7 +134,7 @@ public final class StoreBackup {
 
     // ------------------------------------------------------------------ incremental
 
-    private static BackupReport incremental(Path source, Path target, RetryPolicy policy) {
+    private static BackupReport incremental(Path source, Path target, boolean verifyFull, RetryPolicy policy) {
         JsonNode earlier = readManifest(target);
         String identity = identity(source);
         if (!identity.equals(earlier.path("sourceIdentity").asText())) {
@@ -144,14 +144,14 @@ public final class StoreBackup {
         }
         try {
             long start = System.nanoTime();
-            SqliteBackup.Changes changes = SqliteBackup.update(target, source, policy);
+            SqliteBackup.Changes changes = SqliteBackup.update(target, source, policy, sums(earlier, target), verifyFull);
             force(target);
             long done = System.nanoTime();
             SqliteBackup.Snapshot snapshot = changes.source();
             Path manifest = writeManifest(target, source, snapshot, earlier);
             BackupReport.Changes changed = new BackupReport.Changes(changes.sessionsAdded(), changes.sessionsUpdated(),
                     changes.sessionsRemoved(), changes.messagesAdded(), changes.messagesUpdated(),
-                    changes.messagesRemoved(), changes.fullComparison());
+                    changes.messagesRemoved(), changes.fullComparison(), changes.rowsExamined());
             Duration verifying = Duration.ofNanos(changes.verifyNanos());
             return new BackupReport(target, manifest, snapshot.rows(), snapshot.checksum(), size(target),
                     changes.backup().fullText(), changed, Duration.ofNanos(done - start).minus(verifying), verifying);
@@ -191,6 +191,29 @@ public final class StoreBackup {
         }
     }
 
+    /**
+     * The tables' sums the earlier backup was verified with, which an incremental run brings up to date;
+     * null for a manifest without them, or one written for another state of the file (the backup was
+     * written to since, or the manifest's write after an update's commit did not happen): then the
+     * incremental run verifies in full.
+     */
+    private static java.util.@org.jspecify.annotations.Nullable Map<String, SqliteBackup.Sum> sums(JsonNode manifest,
+                                                                                                   Path backup) {
+        JsonNode sums = manifest.path("sums");
+        JsonNode rows = manifest.path("rows");
+        if (!sums.isObject() || !rows.isObject() || manifest.path("fileChangeCounter").asLong(-1) != changeCounter(backup)) {
+            return null;
+        }
+        java.util.Map<String, SqliteBackup.Sum> known = new TreeMap<>();
+        try {
+            sums.fields().forEachRemaining(table -> known.put(table.getKey(),
+                    SqliteBackup.Sum.of(rows.path(table.getKey()).asLong(-1), table.getValue().asText())));
+        } catch (NumberFormatException unreadable) {
+            return null;
+        }
+        return known;
+    }
+
     private static Path writeManifest(Path backup, Path source, SqliteBackup.Snapshot snapshot,
                                       @org.jspecify.annotations.Nullable JsonNode earlier) {
         Path manifest = manifestOf(backup);
@@ -200,10 +223,14 @@ public final class StoreBackup {
         node.put("source", source.toString());
         node.put("sourceIdentity", identity(source));
         node.put("checksum", snapshot.checksum());
-        node.put("checksumOf", "SHA-256 over every table's rows in primary-key order (hermes-state's logical checksum)");
+        node.put("checksumOf", "SHA-256 over every table (name order) of its name, columns, rows and sum: the sum modulo"
+                + " 2^256 of one SHA-256 per row (hermes-state's logical checksum)");
         ObjectNode rows = node.putObject("rows");
         new TreeMap<>(snapshot.rows()).forEach(rows::put);
+        ObjectNode sums = node.putObject("sums");
+        new TreeMap<>(snapshot.tableChecksums()).forEach(sums::put);
         node.put("bytes", size(backup));
+        node.put("fileChangeCounter", changeCounter(backup));
         node.put("createdAt", earlier == null ? now : earlier.path("createdAt").asText(now));
         node.put("updatedAt", now);
         node.put("incrementalUpdates", earlier == null ? 0 : earlier.path("incrementalUpdates").asLong() + 1);
@@ -258,6 +285,21 @@ public final class StoreBackup {
             }
         } catch (IOException e) {
             throw new StateIOException("Cannot rename " + from + " to " + to + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * SQLite's file change counter (the header's bytes 24-27), which every commit to a file in
+     * rollback-journal mode (a backup's) increments: the manifest's sums describe the file only at the
+     * counter recorded with them.
+     */
+    private static long changeCounter(Path file) {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            java.nio.ByteBuffer header = java.nio.ByteBuffer.allocate(4);
+            channel.read(header, 24);
+            return header.position() == 4 ? Integer.toUnsignedLong(header.getInt(0)) : -1;
+        } catch (IOException e) {
+            throw new StateIOException("Cannot read " + file + ": " + e.getMessage(), e);
         }
     }
 

@@ -7,8 +7,14 @@ package dev.hermes.state.core.model;
  *                    store, at its schema) instead of writing a new one
  * @param replace     a full backup may replace a file already at the target (refused otherwise, so that
  *                    a backup is never overwritten by mistake)
+ * @param verifyFull  an incremental backup is verified as a full one is (both stores read whole, SQLite's
+ *                    integrity checks), not only in the rows it changed; a full backup always is
  */
-public record BackupOptions(boolean incremental, boolean replace) {
+public record BackupOptions(boolean incremental, boolean replace, boolean verifyFull) {
+    public BackupOptions(boolean incremental, boolean replace) {
+        this(incremental, replace, false);
+    }
+
     public BackupOptions {
         if (incremental && replace) {
             throw new dev.hermes.state.InvalidArgumentException("An incremental backup updates the backup at the target;"

@@ -14,7 +14,7 @@ import java.util.TreeMap;
  * @param file       the backup (a SQLite file, owner-only)
  * @param manifest   the JSON beside it that records the source, the checksum and the counts
  * @param rows       rows per table of the backup, equal to the source's snapshot
- * @param checksum   the logical checksum (hex SHA-256 over every table's rows in key order), equal to the source's
+ * @param checksum   the logical checksum (SHA-256 over every table's count and sum of row hashes), equal to the source's
  * @param bytes      the backup file's size
  * @param fullText   each full-text index's own integrity check: "ok" or SQLite's message (reported, not
  *                   a failure: a page copy has the source's index as it is)
@@ -24,12 +24,23 @@ import java.util.TreeMap;
  */
 public record BackupReport(Path file, Path manifest, Map<String, Long> rows, String checksum, long bytes,
                            Map<String, String> fullText, @Nullable Changes changes, Duration copying, Duration verifying) {
+    /**
+     * What the full-text checks say when the incremental run verified only what it changed: SQLite's
+     * integrity checks read the whole file ({@code --verify full} runs them).
+     */
+    public static final String NOT_CHECKED = "not checked (--verify full)";
+
     public BackupReport {
         rows = java.util.Collections.unmodifiableMap(new TreeMap<>(rows));
         fullText = java.util.Collections.unmodifiableMap(new TreeMap<>(fullText));
         if (checksum.isEmpty() || bytes < 0) {
             throw new InvalidArgumentException("A backup report needs a checksum and a size");
         }
+    }
+
+    /** True when SQLite's integrity checks ran and both stores were read whole (a full backup, or --verify full). */
+    public boolean verifiedFully() {
+        return !fullText.containsValue(NOT_CHECKED);
     }
 
     /** True for an incremental backup. */
@@ -41,9 +52,13 @@ public record BackupReport(Path file, Path manifest, Map<String, Long> rows, Str
      * What an incremental backup changed in the earlier backup.
      *
      * @param fullComparison true when every message had to be compared (a change in place that left
-     *                       its session row as it was); false when only new and changed sessions were looked at
+     *                       its session row as it was, found by comparing every message's active and
+     *                       compacted flags); false when only new and changed sessions had changed messages
+     * @param rowsExamined   rows read into the checksums by the verification: the changed messages (and their
+     *                       full-text rows) on both sides, before and after, and the other tables but messages whole;
+     *                       every row of both stores besides with --verify full
      */
     public record Changes(long sessionsAdded, long sessionsUpdated, long sessionsRemoved, long messagesAdded,
-                          long messagesUpdated, long messagesRemoved, boolean fullComparison) {
+                          long messagesUpdated, long messagesRemoved, boolean fullComparison, long rowsExamined) {
     }
 }

@@ -5,8 +5,10 @@ import dev.hermes.state.HermesStateException;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteFile;
+import org.jspecify.annotations.Nullable;
 import org.sqlite.SQLiteConnection;
 
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -36,12 +38,19 @@ import java.util.stream.Collectors;
  * move); it is also about twice as fast (55 MB: 85 ms against 174 ms, measured), at the price of
  * copying free pages as well.
  *
- * <p>The {@linkplain Snapshot logical checksum} is SHA-256 over the rows of every table in primary-key
- * order, values encoded with their SQLite type; the FTS5 tables count with their rowid and columns,
- * their shadow tables (whose layout depends on the order of writes) and {@code sqlite_stat*} do not.
+ * <p>The {@linkplain Snapshot logical checksum} is SHA-256 over every table's name, columns, row count
+ * and {@linkplain Sum sum} (one SHA-256 per row, values encoded with their SQLite type, added modulo
+ * 2^256: independent of the order of the rows, so an incremental run brings it up to date from the
+ * rows it changed); the FTS5 tables count with their rowid and columns, their shadow tables (whose
+ * layout depends on the order of writes) and {@code sqlite_stat*} do not.
  */
 public final class SqliteBackup {
     private static final int PAGES_PER_STEP = 4096;
+    /** What a proportional verification does not check (SQLite's integrity checks read the whole file). */
+    private static final String NOT_CHECKED = dev.hermes.state.core.model.BackupReport.NOT_CHECKED;
+    /** The message columns that change in place without a change to their session's row. */
+    private static final List<String> IN_PLACE = List.of("active", "compacted");
+    private static final BigInteger MODULUS = BigInteger.ONE.shiftLeft(256);
     private static final String VIRTUAL = "CREATE VIRTUAL TABLE";
     /** The tables in which FTS5 keeps an index (sqlite.org/fts5.html): derived, their layout depends on the order of writes. */
     private static final List<String> SHADOWS = List.of("_data", "_idx", "_content", "_docsize", "_config");
@@ -68,7 +77,35 @@ public final class SqliteBackup {
     /** What an incremental update changed. */
     public record Changes(long sessionsAdded, long sessionsUpdated, long sessionsRemoved, long messagesAdded,
                           long messagesUpdated, long messagesRemoved, boolean fullComparison, Snapshot source,
-                          Verdict backup, long verifyNanos) {
+                          Verdict backup, long verifyNanos, long rowsExamined) {
+    }
+
+    /**
+     * One table's share of the checksum: its row count and the sum modulo 2^256 of one SHA-256 per row.
+     * A sum, unlike a digest of the rows in order, can be brought up to date: minus the rows removed,
+     * plus the rows added.
+     */
+    public record Sum(long rows, BigInteger sum) {
+        public Sum {
+            sum = sum.mod(MODULUS);
+        }
+
+        public static Sum of(long rows, String hex) {
+            return new Sum(rows, new BigInteger(hex, 16));
+        }
+
+        Sum plus(Sum other) {
+            return new Sum(rows + other.rows, sum.add(other.sum));
+        }
+
+        Sum minus(Sum other) {
+            return new Sum(rows - other.rows, sum.subtract(other.sum));
+        }
+
+        public String hex() {
+            String digits = sum.toString(16);
+            return "0".repeat(64 - digits.length()) + digits;
+        }
     }
 
     /**
@@ -113,7 +150,8 @@ public final class SqliteBackup {
      * replaced. Verified before the commit (a failure rolls back, leaving the earlier backup as it
      * was); when the messages still differ, every message is compared once before giving up.
      */
-    public static Changes update(Path backup, Path source, RetryPolicy policy) throws SQLException {
+    public static Changes update(Path backup, Path source, RetryPolicy policy, @Nullable Map<String, Sum> earlier,
+                                 boolean verifyFull) throws SQLException {
         try (Connection connection = SqliteFile.open(backup, policy, SqliteFile.Access.READ_WRITE);
              Statement statement = connection.createStatement()) {
             strings(connection, "PRAGMA journal_mode=DELETE");
@@ -127,7 +165,7 @@ public final class SqliteBackup {
                 statement.execute("BEGIN");
                 boolean committed = false;
                 try {
-                    Changes changes = new Updater(connection).run();
+                    Changes changes = new Updater(connection).run(earlier, verifyFull);
                     statement.execute("COMMIT");
                     committed = true;
                     return changes;
@@ -191,68 +229,147 @@ public final class SqliteBackup {
             this.messageColumns = columns(connection, "main", "messages");
         }
 
-        Changes run() throws SQLException {
+        private final long[] examined = new long[1];
+
+        Changes run(@Nullable Map<String, Sum> earlier, boolean verifyFull) throws SQLException {
             long backupMaxId = single("SELECT coalesce(max(id), 0) FROM main.messages");
             execute("CREATE TEMP TABLE IF NOT EXISTS backup_gone(id TEXT PRIMARY KEY)");
             execute("CREATE TEMP TABLE IF NOT EXISTS backup_changed(id TEXT PRIMARY KEY)");
+            execute("CREATE TEMP TABLE IF NOT EXISTS backup_touched(id INTEGER PRIMARY KEY)");
             execute("DELETE FROM temp.backup_gone");
             execute("DELETE FROM temp.backup_changed");
+            execute("DELETE FROM temp.backup_touched");
             // The source's snapshot starts with this first read of it.
             execute("INSERT INTO temp.backup_gone SELECT id FROM main.sessions WHERE id NOT IN (SELECT id FROM src.sessions)");
             execute("INSERT INTO temp.backup_changed SELECT s.id FROM src.sessions s JOIN main.sessions b ON b.id = s.id"
                     + " WHERE " + differs(sessionColumns, "s", "b"));
-            long messagesRemoved = execute("DELETE FROM main.messages WHERE session_id IN (SELECT id FROM temp.backup_gone)");
+            // The messages that may differ: of sessions gone or changed (either side), and every id above the backup's largest.
+            execute("INSERT OR IGNORE INTO temp.backup_touched SELECT id FROM main.messages WHERE session_id IN"
+                    + " (SELECT id FROM temp.backup_gone UNION ALL SELECT id FROM temp.backup_changed)");
+            execute("INSERT OR IGNORE INTO temp.backup_touched SELECT id FROM src.messages WHERE session_id IN"
+                    + " (SELECT id FROM temp.backup_changed)");
+            execute("INSERT OR IGNORE INTO temp.backup_touched SELECT id FROM src.messages WHERE id > " + backupMaxId);
+            // The changes in place that show in no session row (an undo of a rewind flips active only): the
+            // flags are compared for every message, natively, without reading the rows into the checksum.
+            List<String> flags = messageColumns.stream().filter(IN_PLACE::contains).toList();
+            boolean fullComparison = !flags.isEmpty() && execute("INSERT OR IGNORE INTO temp.backup_touched SELECT s.id"
+                    + " FROM src.messages s JOIN main.messages b ON b.id = s.id WHERE " + differs(flags, "s", "b")) > 0;
+            long verifyStart = System.nanoTime();
+            List<Table> tables = tables(connection, "main");
+            List<Table> followers = tables.stream().filter(table -> table.virtual() || table.name().equals("messages")).toList();
+            Map<String, Sum> known = earlier == null ? Map.of() : earlier;
+            boolean proportional = earlier != null && tables.stream().allMatch(table -> known.containsKey(table.name()));
+            Map<String, Sum> before = new LinkedHashMap<>();
+            if (proportional) {
+                for (Table table : followers) {
+                    before.put(table.name(), touched(table, "main"));
+                }
+            }
+            long verifyNanos = System.nanoTime() - verifyStart;
+
             long sessionsRemoved = execute("DELETE FROM main.sessions WHERE id IN (SELECT id FROM temp.backup_gone)");
             String sessionList = String.join(", ", quoted(sessionColumns));
             long sessionsUpdated = execute("UPDATE main.sessions SET (" + sessionList + ") = (SELECT " + sessionList
                     + " FROM src.sessions s WHERE s.id = main.sessions.id) WHERE id IN (SELECT id FROM temp.backup_changed)");
             long sessionsAdded = execute("INSERT INTO main.sessions (" + sessionList + ") SELECT " + sessionList
                     + " FROM src.sessions WHERE id NOT IN (SELECT id FROM main.sessions) ORDER BY rowid");
-            long[] changed = syncMessages(false, backupMaxId);
-            String messageList = String.join(", ", quoted(messageColumns));
-            long messagesAdded = changed[2] + execute("INSERT INTO main.messages (" + messageList + ") SELECT "
-                    + messageList + " FROM src.messages WHERE id > " + backupMaxId + " ORDER BY id");
-            long messagesUpdated = changed[1];
-            messagesRemoved += changed[0];
+            long[] messages = syncTouched();
             replaceSmallTables();
-            long verifyStart = System.nanoTime();
-            Snapshot source = snapshot(connection, "src");
-            Verdict backup = verdict(connection, "main");
-            boolean fullComparison = false;
-            if (!backup.snapshot().checksum().equals(source.checksum())) {
-                // A change that left its session row as it was (an undo of a rewind flips messages only):
-                // compare every message once.
-                fullComparison = true;
-                long[] deep = syncMessages(true, backupMaxId);
-                messagesRemoved += deep[0];
-                messagesUpdated += deep[1];
-                messagesAdded += deep[2];
-                replaceSequence();
-                backup = verdict(connection, "main");
+
+            verifyStart = System.nanoTime();
+            Snapshot source;
+            Verdict backup;
+            if (proportional) {
+                Map<String, Sum> sums = new LinkedHashMap<>();
+                for (Table table : tables) {
+                    Sum now;
+                    Sum theirs;
+                    if (followers.contains(table)) {
+                        now = touched(table, "main");
+                        theirs = touched(table, "src");
+                        sums.put(table.name(), Objects.requireNonNull(known.get(table.name()))
+                                .minus(Objects.requireNonNull(before.get(table.name()))).plus(now));
+                    } else {
+                        now = sum(connection, "SELECT " + String.join(", ", values(table)) + " FROM main."
+                                + quote(table.name()), examined);
+                        theirs = sum(connection, "SELECT " + String.join(", ", values(table)) + " FROM src."
+                                + quote(table.name()), examined);
+                        sums.put(table.name(), now);
+                    }
+                    if (!now.equals(theirs)) {
+                        throw new HermesStateException(ErrorType.INTERNAL, "The backup's " + table.name() + " rows written"
+                                + " by the update differ from the source's (" + now.rows() + " rows against " + theirs.rows()
+                                + "): the backup was left as it was");
+                    }
+                }
+                long sourceMessages = single("SELECT count(*) FROM src.messages");
+                long backupMessages = single("SELECT count(*) FROM main.messages");
+                long expected = Objects.requireNonNull(sums.get("messages"), "messages").rows();
+                if (sourceMessages != expected || backupMessages != expected) {
+                    throw new HermesStateException(ErrorType.INTERNAL, "The backup's manifest and the update account for "
+                            + expected + " messages, the backup has " + backupMessages + " and the source "
+                            + sourceMessages + ": the backup was left as it was; take a full backup");
+                }
+                Snapshot computed = snapshot(tables, sums);
+                source = computed;
+                Map<String, String> fullText = new TreeMap<>();
+                tables.stream().filter(table -> table.virtual() && table.sql().toLowerCase(java.util.Locale.ROOT)
+                        .contains("fts5")).forEach(table -> fullText.put(table.name(), NOT_CHECKED));
+                backup = new Verdict(computed, NOT_CHECKED, fullText);
+                if (verifyFull) {
+                    source = snapshot(connection, "src", examined);
+                    backup = verdict(connection, "main", examined);
+                    if (!computed.checksum().equals(backup.snapshot().checksum())) {
+                        throw new HermesStateException(ErrorType.INTERNAL, "The backup's checksum brought up to date from"
+                                + " its manifest (" + computed.checksum() + ") is not the one read from the backup ("
+                                + backup.snapshot().checksum() + "): the manifest does not describe it; take a full backup");
+                    }
+                    check(source, backup);
+                }
+            } else {
+                source = snapshot(connection, "src", examined);
+                backup = verdict(connection, "main", examined);
+                if (!backup.snapshot().checksum().equals(source.checksum())) {
+                    // No sums to go by, and a difference outside the touched rows (a backup changed by hand since):
+                    // every message is compared once.
+                    fullComparison = true;
+                    execute("INSERT OR IGNORE INTO temp.backup_touched SELECT id FROM main.messages");
+                    execute("INSERT OR IGNORE INTO temp.backup_touched SELECT id FROM src.messages");
+                    long[] again = syncTouched();
+                    for (int i = 0; i < messages.length; i++) {
+                        messages[i] += again[i];
+                    }
+                    replaceSequence();
+                    backup = verdict(connection, "main", examined);
+                }
+                check(source, backup);
             }
-            check(source, backup);
-            return new Changes(sessionsAdded, sessionsUpdated, sessionsRemoved, messagesAdded, messagesUpdated,
-                    messagesRemoved, fullComparison, source, backup, System.nanoTime() - verifyStart);
+            verifyNanos += System.nanoTime() - verifyStart;
+            return new Changes(sessionsAdded, sessionsUpdated, sessionsRemoved, messages[2], messages[1], messages[0],
+                    fullComparison, source, backup, verifyNanos, examined[0]);
         }
 
-        /**
-         * Removed, updated and added messages up to the backup's largest id: of the changed sessions, or
-         * of all ({@code everySession}).
-         */
-        private long[] syncMessages(boolean everySession, long backupMaxId) throws SQLException {
+        /** Removed, updated and added messages among the touched ids: the backup's made the source's. */
+        private long[] syncTouched() throws SQLException {
             String list = String.join(", ", quoted(messageColumns));
-            String backupScope = everySession ? "" : " AND session_id IN (SELECT id FROM temp.backup_changed)";
-            String sourceScope = everySession ? "" : " AND s.session_id IN (SELECT id FROM temp.backup_changed)";
-            long removed = execute("DELETE FROM main.messages WHERE id <= " + backupMaxId + backupScope
+            long removed = execute("DELETE FROM main.messages WHERE id IN (SELECT id FROM temp.backup_touched)"
                     + " AND NOT EXISTS (SELECT 1 FROM src.messages s WHERE s.id = main.messages.id)");
             long updated = execute("UPDATE main.messages SET (" + list + ") = (SELECT " + list
-                    + " FROM src.messages s WHERE s.id = main.messages.id) WHERE id IN (SELECT s.id FROM src.messages s"
-                    + " JOIN main.messages b ON b.id = s.id WHERE s.id <= " + backupMaxId + sourceScope + " AND ("
-                    + differs(messageColumns, "s", "b") + "))");
-            long added = execute("INSERT INTO main.messages (" + list + ") SELECT " + list + " FROM src.messages s"
-                    + " WHERE s.id <= " + backupMaxId + sourceScope
-                    + " AND NOT EXISTS (SELECT 1 FROM main.messages b WHERE b.id = s.id) ORDER BY s.id");
+                    + " FROM src.messages s WHERE s.id = main.messages.id) WHERE id IN (SELECT s.id FROM temp.backup_touched t"
+                    + " JOIN src.messages s ON s.id = t.id JOIN main.messages b ON b.id = s.id WHERE "
+                    + differs(messageColumns, "s", "b") + ")");
+            long added = execute("INSERT INTO main.messages (" + list + ") SELECT " + quoted("s", messageColumns)
+                    + " FROM temp.backup_touched t JOIN src.messages s ON s.id = t.id"
+                    + " WHERE NOT EXISTS (SELECT 1 FROM main.messages b WHERE b.id = s.id) ORDER BY s.id");
             return new long[] {removed, updated, added};
+        }
+
+        /** The rows of a table that follows the messages (messages, their FTS5 tables) among the touched ids. */
+        private Sum touched(Table table, String schema) throws SQLException {
+            String key = table.virtual() ? "rowid" : "id";
+            String values = values(table).stream().map(value -> "f." + value).collect(Collectors.joining(", "));
+            return sum(connection, "SELECT " + values + " FROM temp.backup_touched t JOIN " + schema + "."
+                    + quote(table.name()) + " f ON f." + key + " = t.id", examined);
         }
 
         /** Every table but sessions, messages and the FTS5 tables (kept by the backup's triggers): small, replaced whole. */
@@ -324,6 +441,10 @@ public final class SqliteBackup {
     // ------------------------------------------------------------------ verification and checksum
 
     private static Verdict verdict(Connection connection, String schema) throws SQLException {
+        return verdict(connection, schema, new long[1]);
+    }
+
+    private static Verdict verdict(Connection connection, String schema, long[] examined) throws SQLException {
         // SQLite's check also runs each FTS5 index's own check; those verdicts are reported with the
         // full-text checks (a page copy has the source's index as the source has it), the rest decides.
         List<String> problems = strings(connection, "PRAGMA " + schema + ".integrity_check");
@@ -335,7 +456,7 @@ public final class SqliteBackup {
                 fullText.put(table.name(), fullTextCheck(connection, schema, table.name()));
             }
         }
-        return new Verdict(snapshot(connection, schema), integrity, fullText);
+        return new Verdict(snapshot(connection, schema, examined), integrity, fullText);
     }
 
     /** FTS5's own check of one index against its content: "ok" or SQLite's message. */
@@ -357,37 +478,63 @@ public final class SqliteBackup {
 
     /** Counts and the logical checksum of every table of {@code schema}, read on {@code connection}'s transaction. */
     public static Snapshot snapshot(Connection connection, String schema) throws SQLException {
+        return snapshot(connection, schema, new long[1]);
+    }
+
+    private static Snapshot snapshot(Connection connection, String schema, long[] examined) throws SQLException {
+        Map<String, Sum> sums = new LinkedHashMap<>();
+        for (Table table : tables(connection, schema)) {
+            sums.put(table.name(), sum(connection, "SELECT " + String.join(", ", values(table)) + " FROM " + schema + "."
+                    + quote(table.name()), examined));
+        }
+        return snapshot(tables(connection, schema), sums);
+    }
+
+    /**
+     * The store's checksum from its tables' sums: SHA-256 over every table in name order, each as its
+     * name, column names, row count and sum.
+     */
+    static Snapshot snapshot(List<Table> tables, Map<String, Sum> sums) {
         MessageDigest total = sha256();
         Map<String, Long> rows = new LinkedHashMap<>();
         Map<String, String> tableChecksums = new LinkedHashMap<>();
-        for (Table table : tables(connection, schema)) {
-            MessageDigest digest = sha256();
-            long count = 0;
-            List<String> values = new ArrayList<>();
-            if (table.virtual()) {
-                values.add("rowid");
-            }
-            values.addAll(quoted(table.columns()));
-            String order = table.virtual() ? "rowid" : String.join(", ", table.primaryKey().isEmpty()
-                    ? quoted(table.columns()) : quoted(table.primaryKey()));
-            try (Statement statement = connection.createStatement();
-                 ResultSet result = statement.executeQuery("SELECT " + String.join(", ", values) + " FROM " + schema + "."
-                         + quote(table.name()) + " ORDER BY " + order)) {
-                int width = values.size();
-                while (result.next()) {
-                    for (int i = 1; i <= width; i++) {
-                        encode(digest, result, i);
-                    }
-                    count++;
-                }
-            }
-            String tableSum = HexFormat.of().formatHex(digest.digest());
-            rows.put(table.name(), count);
-            tableChecksums.put(table.name(), tableSum);
-            total.update((table.name() + '\u0000' + String.join("\u0001", table.columns()) + '\u0000' + count + '\u0000'
-                    + tableSum + '\n').getBytes(StandardCharsets.UTF_8));
+        for (Table table : tables) {
+            Sum sum = Objects.requireNonNull(sums.get(table.name()), table.name());
+            rows.put(table.name(), sum.rows());
+            tableChecksums.put(table.name(), sum.hex());
+            total.update((table.name() + '\u0000' + String.join("\u0001", table.columns()) + '\u0000' + sum.rows()
+                    + '\u0000' + sum.hex() + '\n').getBytes(StandardCharsets.UTF_8));
         }
         return new Snapshot(rows, HexFormat.of().formatHex(total.digest()), tableChecksums);
+    }
+
+    /** A table's values as the checksum reads them: an FTS5 table's rowid first (it is the message's id). */
+    private static List<String> values(Table table) {
+        List<String> values = new ArrayList<>();
+        if (table.virtual()) {
+            values.add("rowid");
+        }
+        values.addAll(quoted(table.columns()));
+        return values;
+    }
+
+    /** The rows {@code query} returns as a {@link Sum}; {@code examined[0]} counts them. */
+    private static Sum sum(Connection connection, String query, long[] examined) throws SQLException {
+        MessageDigest digest = sha256();
+        BigInteger sum = BigInteger.ZERO;
+        long count = 0;
+        try (Statement statement = connection.createStatement(); ResultSet result = statement.executeQuery(query)) {
+            int width = result.getMetaData().getColumnCount();
+            while (result.next()) {
+                for (int i = 1; i <= width; i++) {
+                    encode(digest, result, i);
+                }
+                sum = sum.add(new BigInteger(1, digest.digest()));
+                count++;
+            }
+        }
+        examined[0] += count;
+        return new Sum(count, sum);
     }
 
     /** One value with its SQLite storage class: an integer 1 and a real 1.0 differ, as do text and blob. */
@@ -497,6 +644,10 @@ public final class SqliteBackup {
             }
         }
         return result;
+    }
+
+    private static String quoted(String alias, List<String> names) {
+        return names.stream().map(name -> alias + "." + quote(name)).collect(Collectors.joining(", "));
     }
 
     private static List<String> quoted(List<String> names) {
