@@ -100,9 +100,9 @@ class BenchmarkPostgresTest {
     }
 
     /**
-     * Reads every process's {@code /proc/PID/cmdline} over and over while the benchmark runs, as any
-     * user of the machine can: the benchmark's own children (their command lines name the store) and
-     * any line that holds the password.
+     * Reads the {@code /proc/PID/cmdline} of every process the run starts, over and over while it runs,
+     * as any user of the machine can: the children that name the store, and any line that holds the
+     * password.
      */
     private static final class CommandLines {
         final List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -113,25 +113,23 @@ class BenchmarkPostgresTest {
 
         private CommandLines(String password) {
             thread = new Thread(() -> {
-                long self = ProcessHandle.current().pid();
                 while (running) {
-                    try (java.util.stream.Stream<Path> processes = Files.list(Path.of("/proc"))) {
-                        for (Path process : (Iterable<Path>) processes::iterator) {
-                            String name = process.getFileName().toString();
-                            if (!name.chars().allMatch(Character::isDigit) || Long.parseLong(name) == self) {
-                                continue;
-                            }
-                            String line = read(process.resolve("cmdline"));
-                            if (line.contains(password)) {
-                                withPassword.add(line.replace(password, "<password>"));
-                            }
-                            // a child's command line names the run's store by its URL
-                            if (line.contains("postgresql://") && pids.add(Long.parseLong(name))) {
-                                seen.add(line);
-                            }
+                    // the run's own processes, at any depth: other programs on a shared machine may
+                    // well name the test server's password (a psql a developer started)
+                    ProcessHandle.current().descendants().forEach(process -> {
+                        String line = read(Path.of("/proc", Long.toString(process.pid()), "cmdline"));
+                        if (line.contains(password)) {
+                            withPassword.add(line.replace(password, "<password>"));
                         }
-                    } catch (java.io.IOException e) {
-                        // /proc changes under the walk: the next pass reads it again
+                        // a child's command line names the run's store by its URL
+                        if (line.contains("postgresql://") && pids.add(process.pid())) {
+                            seen.add(line);
+                        }
+                    });
+                    try {
+                        Thread.sleep(5); // a child JVM lives for a second at least: no need to spin
+                    } catch (InterruptedException e) {
+                        return;
                     }
                 }
             }, "cmdline-watch");
