@@ -1,5 +1,6 @@
 package dev.hermes.state.core.observation;
 
+import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.transport.Kind;
 import io.micrometer.observation.transport.SenderContext;
@@ -24,11 +25,16 @@ public sealed interface StoreOperation permits StoreOperation.Embedded, StoreOpe
     /** Whether the operation ran in a write transaction. */
     boolean write();
 
+    /** The tags of this operation had it succeeded (built once per operation and store). */
+    KeyValues successKeyValues();
+
     /** The context of this operation's observation. */
     Observation.Context context();
 
-    static StoreOperation of(String operation, String engine, String namespace, boolean write, boolean remote) {
-        return remote ? new Remote(operation, engine, namespace, write) : new Embedded(operation, engine, namespace, write);
+    static StoreOperation of(String operation, String engine, String namespace, boolean write, boolean remote,
+                             KeyValues success) {
+        return remote ? new Remote(operation, engine, namespace, write, success)
+                : new Embedded(operation, engine, namespace, write, success);
     }
 
     /** An operation on a file in this process. */
@@ -37,12 +43,14 @@ public sealed interface StoreOperation permits StoreOperation.Embedded, StoreOpe
         private final String engine;
         private final String namespace;
         private final boolean write;
+        private final KeyValues success;
 
-        Embedded(String operation, String engine, String namespace, boolean write) {
+        Embedded(String operation, String engine, String namespace, boolean write, KeyValues success) {
             this.operation = operation;
             this.engine = engine;
             this.namespace = namespace;
             this.write = write;
+            this.success = success;
         }
 
         @Override
@@ -63,6 +71,11 @@ public sealed interface StoreOperation permits StoreOperation.Embedded, StoreOpe
         @Override
         public boolean write() {
             return write;
+        }
+
+        @Override
+        public KeyValues successKeyValues() {
+            return success;
         }
 
         @Override
@@ -77,8 +90,9 @@ public sealed interface StoreOperation permits StoreOperation.Embedded, StoreOpe
         private final String engine;
         private final String namespace;
         private final boolean write;
+        private final KeyValues success;
 
-        Remote(String operation, String engine, String namespace, boolean write) {
+        Remote(String operation, String engine, String namespace, boolean write, KeyValues success) {
             super((carrier, key, value) -> { }, Kind.CLIENT);
             setCarrier(new Object());
             setRemoteServiceName(engine);
@@ -86,6 +100,7 @@ public sealed interface StoreOperation permits StoreOperation.Embedded, StoreOpe
             this.engine = engine;
             this.namespace = namespace;
             this.write = write;
+            this.success = success;
         }
 
         @Override
@@ -106,6 +121,11 @@ public sealed interface StoreOperation permits StoreOperation.Embedded, StoreOpe
         @Override
         public boolean write() {
             return write;
+        }
+
+        @Override
+        public KeyValues successKeyValues() {
+            return success;
         }
 
         @Override

@@ -141,6 +141,31 @@ class StoreObservationTest {
         }
     }
 
+    /**
+     * The name is remembered per call site after the first operation (W1's and W4's here, the second
+     * call of each taking the remembered name); a site outside StateRepository is read from the stack
+     * each time.
+     */
+    @Test
+    void repeatedOperationsKeepTheirNamesWhetherRememberedOrReadFromTheStack() {
+        TestObservationRegistry observations = TestObservationRegistry.create();
+        Recorder recorder = new Recorder();
+        observations.observationConfig().observationHandler(recorder);
+        Path file = TestStores.newDatabase(dir, 17);
+        try (StateRepository store = StateRepository.builder().path(file).observationRegistry(observations).build()) {
+            store.createSession(SESSION, "cli");
+            for (int i = 0; i < 2; i++) {
+                store.appendMessage(SESSION, NewMessage.of("user", "message " + i));
+                store.getMessagesAsConversation(SESSION);
+                store.telegramTopics().isEnabled("chat-1", "user-1");
+            }
+            List<String> operations = recorder.stopped.stream().map(tags -> tags.get("operation")).collect(Collectors.toList());
+            assertEquals(List.of("createSession", "appendMessage", "getMessagesAsConversation", "isEnabled",
+                    "appendMessage", "getMessagesAsConversation", "isEnabled"), operations);
+            assertEquals(tags("getMessagesAsConversation", "success", "none"), recorder.stopped.get(5));
+        }
+    }
+
     @Test
     void aStoreWithoutRegistriesHasNoObserver() {
         Path file = TestStores.newDatabase(dir, 17);
