@@ -28,13 +28,16 @@ public sealed interface StoreOperation permits StoreOperation.Embedded, StoreOpe
     /** The tags of this operation had it succeeded (built once per operation and store). */
     KeyValues successKeyValues();
 
+    /** The span's name: the operation, then where it ran (built once per operation and store). */
+    String contextualName();
+
     /** The context of this operation's observation. */
     Observation.Context context();
 
     static StoreOperation of(String operation, String engine, String namespace, boolean write, boolean remote,
-                             KeyValues success) {
-        return remote ? new Remote(operation, engine, namespace, write, success)
-                : new Embedded(operation, engine, namespace, write, success);
+                             KeyValues success, String contextualName) {
+        return remote ? new Remote(operation, engine, namespace, write, success, contextualName)
+                : new Embedded(operation, engine, namespace, write, success, contextualName);
     }
 
     /** An operation on a file in this process. */
@@ -44,13 +47,16 @@ public sealed interface StoreOperation permits StoreOperation.Embedded, StoreOpe
         private final String namespace;
         private final boolean write;
         private final KeyValues success;
+        private final String spanName;
 
-        Embedded(String operation, String engine, String namespace, boolean write, KeyValues success) {
+        Embedded(String operation, String engine, String namespace, boolean write, KeyValues success,
+                 String contextualName) {
             this.operation = operation;
             this.engine = engine;
             this.namespace = namespace;
             this.write = write;
             this.success = success;
+            this.spanName = contextualName;
         }
 
         @Override
@@ -76,6 +82,11 @@ public sealed interface StoreOperation permits StoreOperation.Embedded, StoreOpe
         @Override
         public KeyValues successKeyValues() {
             return success;
+        }
+
+        @Override
+        public String contextualName() {
+            return spanName;
         }
 
         @Override
@@ -91,8 +102,10 @@ public sealed interface StoreOperation permits StoreOperation.Embedded, StoreOpe
         private final String namespace;
         private final boolean write;
         private final KeyValues success;
+        private final String spanName;
 
-        Remote(String operation, String engine, String namespace, boolean write, KeyValues success) {
+        Remote(String operation, String engine, String namespace, boolean write, KeyValues success,
+                 String contextualName) {
             super((carrier, key, value) -> { }, Kind.CLIENT);
             setCarrier(new Object());
             setRemoteServiceName(engine);
@@ -101,6 +114,7 @@ public sealed interface StoreOperation permits StoreOperation.Embedded, StoreOpe
             this.namespace = namespace;
             this.write = write;
             this.success = success;
+            this.spanName = contextualName;
         }
 
         @Override
@@ -126,6 +140,11 @@ public sealed interface StoreOperation permits StoreOperation.Embedded, StoreOpe
         @Override
         public KeyValues successKeyValues() {
             return success;
+        }
+
+        @Override
+        public String contextualName() {
+            return spanName;
         }
 
         @Override

@@ -25,8 +25,11 @@ public class StoreOperationConvention implements ObservationConvention<Observati
     /** OpenTelemetry's span name for a database call: the operation, then where it ran. */
     @Override
     public String getContextualName(Observation.Context observed) {
-        StoreOperation context = (StoreOperation) observed;
-        return context.namespace().isEmpty() ? context.operation() : context.operation() + " " + context.namespace();
+        return ((StoreOperation) observed).contextualName();
+    }
+
+    static String contextualName(String operation, String namespace) {
+        return namespace.isEmpty() ? operation : operation + " " + namespace;
     }
 
     /**

@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
@@ -158,11 +159,17 @@ class StoreObservationTest {
                 store.appendMessage(SESSION, NewMessage.of("user", "message " + i));
                 store.getMessagesAsConversation(SESSION);
                 store.telegramTopics().isEnabled("chat-1", "user-1");
+                store.sessionCount(null); // getSessionCount's unit of work, named by the method called
             }
             List<String> operations = recorder.stopped.stream().map(tags -> tags.get("operation")).collect(Collectors.toList());
-            assertEquals(List.of("createSession", "appendMessage", "getMessagesAsConversation", "isEnabled",
-                    "appendMessage", "getMessagesAsConversation", "isEnabled"), operations);
-            assertEquals(tags("getMessagesAsConversation", "success", "none"), recorder.stopped.get(5));
+            assertEquals(List.of("createSession", "appendMessage", "getMessagesAsConversation", "isEnabled", "sessionCount",
+                    "appendMessage", "getMessagesAsConversation", "isEnabled", "sessionCount"), operations);
+            assertEquals(tags("getMessagesAsConversation", "success", "none"), recorder.stopped.get(6));
+            // read from the class file: a method another store method calls is never remembered by name
+            Set<String> delegated = MicrometerStoreObserver.delegated(StateRepository.class).orElseThrow();
+            assertTrue(delegated.contains("getSessionCount"), delegated.toString());
+            assertTrue(!delegated.contains("appendMessage") && !delegated.contains("getMessagesAsConversation"),
+                    delegated.toString());
         }
     }
 
