@@ -35,8 +35,9 @@ import java.util.concurrent.TimeUnit;
  * the read connections, and for the pools it opens on a server, HikariCP's own metrics.
  *
  * <p>The operation's name is the outermost core method on the caller's stack (the
- * {@code StateRepository} method the application called), read only while observing: the store's
- * call sites stay as they are, and a store nobody observes never walks a stack.
+ * {@code StateRepository} method the application called), read only while observing and, where
+ * that gives the same name every time, once per call site: the store's call sites stay as they
+ * are, and a store nobody observes never walks a stack.
  */
 public final class MicrometerStoreObserver implements StoreObserver {
     private static final String CORE = "dev.hermes.state.core.";
