@@ -231,7 +231,7 @@ public final class Database implements AutoCloseable {
     }
 
     private <T> T write(String what, String begin, Work<T> work) {
-        return withWriter(what, writer -> {
+        return withWriter(what, work, writer -> {
             writer.statements().execute(begin);
             T result;
             try {
@@ -312,12 +312,17 @@ public final class Database implements AutoCloseable {
 
     /** Runs {@code work} on the writer connection under the write lock, retrying it as a whole on BUSY/LOCKED. */
     private <T> T withWriter(String what, WriterWork<T> work) {
+        return withWriter(what, work, work);
+    }
+
+    /** {@code site}: the caller's own work (its class tells the observer which store method this is). */
+    private <T> T withWriter(String what, Object site, WriterWork<T> work) {
         if (readOnly) {
             throw new StateIOException("The store was opened read-only: " + what + " needs a read-write store");
         }
-        StoreObserver.Operation operation = observer.start(StoreObserver.Kind.WRITE);
+        StoreObserver.Operation operation = observer.start(StoreObserver.Kind.WRITE, site);
         try {
-            T result = withWriter(what, work, operation);
+            T result = writeAttempts(what, work, operation);
             operation.succeeded();
             return result;
         } catch (RuntimeException | Error failure) {
@@ -326,7 +331,7 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    private <T> T withWriter(String what, WriterWork<T> work, StoreObserver.Operation operation) {
+    private <T> T writeAttempts(String what, WriterWork<T> work, StoreObserver.Operation operation) {
         boolean timed = observer.timesLockWait();
         for (int attempt = 1; ; attempt++) {
             Exception failure;
@@ -385,7 +390,7 @@ public final class Database implements AutoCloseable {
     }
 
     private <T> T read(String what, Work<T> work, int maxAttempts) {
-        StoreObserver.Operation operation = observer.start(StoreObserver.Kind.READ);
+        StoreObserver.Operation operation = observer.start(StoreObserver.Kind.READ, work);
         try {
             T result = read(what, work, maxAttempts, operation);
             operation.succeeded();

@@ -28,7 +28,7 @@ public interface StoreObserver {
     /** The observer of a store nobody observes. */
     StoreObserver NONE = new StoreObserver() {
         @Override
-        public Operation start(Kind kind) {
+        public Operation start(Kind kind, Object site) {
             return NO_OPERATION;
         }
 
@@ -57,8 +57,13 @@ public interface StoreObserver {
         }
     };
 
-    /** A unit of work begins, on the caller's thread (the operation it belongs to can be read from the stack). */
-    Operation start(Kind kind);
+    /**
+     * A unit of work begins, on the caller's thread (the operation it belongs to can be read from the
+     * stack). {@code site} is the work the store's method handed the connection layer: one class per
+     * call site (a lambda's), so an observer can remember the operation's name per class instead of
+     * reading the stack each time.
+     */
+    Operation start(Kind kind, Object site);
 
     /** False when nobody reads the lock wait: the store then does not take the time around the lock. */
     boolean timesLockWait();

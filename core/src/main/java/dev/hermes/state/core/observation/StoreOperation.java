@@ -1,5 +1,6 @@
 package dev.hermes.state.core.observation;
 
+import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.transport.Kind;
 import io.micrometer.observation.transport.SenderContext;
@@ -24,11 +25,19 @@ public sealed interface StoreOperation permits StoreOperation.Embedded, StoreOpe
     /** Whether the operation ran in a write transaction. */
     boolean write();
 
+    /** The tags of this operation had it succeeded (built once per operation and store). */
+    KeyValues successKeyValues();
+
+    /** The span's name: the operation, then where it ran (built once per operation and store). */
+    String contextualName();
+
     /** The context of this operation's observation. */
     Observation.Context context();
 
-    static StoreOperation of(String operation, String engine, String namespace, boolean write, boolean remote) {
-        return remote ? new Remote(operation, engine, namespace, write) : new Embedded(operation, engine, namespace, write);
+    static StoreOperation of(String operation, String engine, String namespace, boolean write, boolean remote,
+                             KeyValues success, String contextualName) {
+        return remote ? new Remote(operation, engine, namespace, write, success, contextualName)
+                : new Embedded(operation, engine, namespace, write, success, contextualName);
     }
 
     /** An operation on a file in this process. */
@@ -37,12 +46,17 @@ public sealed interface StoreOperation permits StoreOperation.Embedded, StoreOpe
         private final String engine;
         private final String namespace;
         private final boolean write;
+        private final KeyValues success;
+        private final String spanName;
 
-        Embedded(String operation, String engine, String namespace, boolean write) {
+        Embedded(String operation, String engine, String namespace, boolean write, KeyValues success,
+                 String contextualName) {
             this.operation = operation;
             this.engine = engine;
             this.namespace = namespace;
             this.write = write;
+            this.success = success;
+            this.spanName = contextualName;
         }
 
         @Override
@@ -63,6 +77,16 @@ public sealed interface StoreOperation permits StoreOperation.Embedded, StoreOpe
         @Override
         public boolean write() {
             return write;
+        }
+
+        @Override
+        public KeyValues successKeyValues() {
+            return success;
+        }
+
+        @Override
+        public String contextualName() {
+            return spanName;
         }
 
         @Override
@@ -77,8 +101,11 @@ public sealed interface StoreOperation permits StoreOperation.Embedded, StoreOpe
         private final String engine;
         private final String namespace;
         private final boolean write;
+        private final KeyValues success;
+        private final String spanName;
 
-        Remote(String operation, String engine, String namespace, boolean write) {
+        Remote(String operation, String engine, String namespace, boolean write, KeyValues success,
+                 String contextualName) {
             super((carrier, key, value) -> { }, Kind.CLIENT);
             setCarrier(new Object());
             setRemoteServiceName(engine);
@@ -86,6 +113,8 @@ public sealed interface StoreOperation permits StoreOperation.Embedded, StoreOpe
             this.engine = engine;
             this.namespace = namespace;
             this.write = write;
+            this.success = success;
+            this.spanName = contextualName;
         }
 
         @Override
@@ -106,6 +135,16 @@ public sealed interface StoreOperation permits StoreOperation.Embedded, StoreOpe
         @Override
         public boolean write() {
             return write;
+        }
+
+        @Override
+        public KeyValues successKeyValues() {
+            return success;
+        }
+
+        @Override
+        public String contextualName() {
+            return spanName;
         }
 
         @Override

@@ -25,36 +25,34 @@ public class StoreOperationConvention implements ObservationConvention<Observati
     /** OpenTelemetry's span name for a database call: the operation, then where it ran. */
     @Override
     public String getContextualName(Observation.Context observed) {
-        StoreOperation context = (StoreOperation) observed;
-        return context.namespace().isEmpty() ? context.operation() : context.operation() + " " + context.namespace();
+        return ((StoreOperation) observed).contextualName();
     }
 
-    /** A success's tags, built once per operation of a store: the convention is asked at start and at stop of every operation. */
-    private final java.util.concurrent.ConcurrentHashMap<Key, KeyValues> successes = new java.util.concurrent.ConcurrentHashMap<>();
-
-    private record Key(String operation, String engine, String namespace) {
+    static String contextualName(String operation, String namespace) {
+        return namespace.isEmpty() ? operation : operation + " " + namespace;
     }
 
+    /**
+     * Asked at the start and at the stop of every operation: a success's tags are built once per
+     * operation of a store (by its observer, handed over in the context), a failure's each time.
+     */
     @Override
     public KeyValues getLowCardinalityKeyValues(Observation.Context observed) {
         StoreOperation context = (StoreOperation) observed;
         Throwable error = observed.getError();
-        if (error == null) {
-            return successes.computeIfAbsent(new Key(context.operation(), context.engine(), context.namespace()),
-                    key -> keyValues(context, null));
-        }
-        return keyValues(context, error);
+        return error == null ? context.successKeyValues()
+                : keyValues(context.operation(), context.engine(), context.namespace(), error);
     }
 
-    private static KeyValues keyValues(StoreOperation context, @Nullable Throwable error) {
+    static KeyValues keyValues(String operation, String engine, String namespace, @Nullable Throwable error) {
         return KeyValues.of(
-                "operation", context.operation(),
-                "engine", context.engine(),
+                "operation", operation,
+                "engine", engine,
                 "outcome", error == null ? "success" : "error",
                 "error.type", errorType(error),
-                "db.system.name", context.engine(),
-                "db.operation.name", context.operation(),
-                "db.namespace", context.namespace());
+                "db.system.name", engine,
+                "db.operation.name", operation,
+                "db.namespace", namespace);
     }
 
     /** The typed failure's kind (busy, io, ...); an exception of the caller's own work: its class's simple name. */

@@ -3,13 +3,17 @@ package dev.hermes.state.core.observation;
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.TestStores;
 import dev.hermes.state.core.model.NewMessage;
+import io.micrometer.core.instrument.Clock;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -21,11 +25,16 @@ import java.util.List;
  * W1's operation (one transaction per message, 50 sessions round-robin), reads W4's
  * ({@code getMessagesAsConversation} of a 40-message session). The third argument: {@code control}
  * leaves both stores unobserved (the difference between two files on a busy machine), {@code meters}
- * gives the second only the meter registry, {@code observations} only the observation registry.
+ * gives the second only the meter registry, {@code observations} only the observation registry,
+ * {@code boot} a registry set up as Spring Boot's Actuator sets it up without a tracer,
+ * {@code no-long-task} the meter handler without its long-task timer. Each round alternates the
+ * stores every {@value #BLOCK} operations; wall-clock and this thread's CPU time are both reported.
  *
- * <pre>java -cp CLASSPATH dev.hermes.state.core.observation.ObservationCostBenchmark [rounds] [opsPerRound] [all|control|meters|observations]</pre>
+ * <pre>java -cp CLASSPATH dev.hermes.state.core.observation.ObservationCostBenchmark [rounds] [opsPerRound] [all|control|meters|observations|boot|no-long-task]</pre>
  */
 public final class ObservationCostBenchmark {
+    private static final int BLOCK = 50;
+
     private ObservationCostBenchmark() {
     }
 
@@ -36,9 +45,23 @@ public final class ObservationCostBenchmark {
         String mode = args.length > 2 ? args[2] : "all";
         boolean control = mode.equals("control");
         Path dir = Files.createTempDirectory("observation-cost");
-        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        SimpleMeterRegistry simple = new SimpleMeterRegistry();
+        MeterRegistry meters = simple;
         ObservationRegistry observations = ObservationRegistry.create();
-        observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
+        if (mode.equals("boot")) {
+            // as Actuator configures it without a tracer: a composite registry in front of the
+            // exporter's, a predicate and a filter (its management.observations.* properties), and the
+            // meter handler with its long-task timer
+            meters = new CompositeMeterRegistry(Clock.SYSTEM, List.of(simple));
+            observations.observationConfig().observationPredicate((name, context) -> true)
+                    .observationFilter(context -> context)
+                    .observationHandler(new DefaultMeterObservationHandler(meters));
+        } else if (mode.equals("no-long-task")) {
+            observations.observationConfig().observationHandler(
+                    new DefaultMeterObservationHandler(meters, DefaultMeterObservationHandler.IgnoredMeters.LONG_TASK_TIMER));
+        } else {
+            observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
+        }
         Path plainFile = TestStores.newDatabase(Files.createDirectory(dir.resolve("plain")), 17);
         Path observedFile = TestStores.newDatabase(Files.createDirectory(dir.resolve("observed")), 17);
         try (StateRepository plain = StateRepository.builder().path(plainFile).build();
@@ -57,36 +80,55 @@ public final class ObservationCostBenchmark {
                     }
                 }
             }
-            double[][] append = new double[2][rounds];
-            double[][] read = new double[2][rounds];
+            // per round and store: wall and CPU time (this thread's: SQLite runs on the caller's thread,
+            // and CPU time is what other processes on a busy machine disturb least), in blocks of
+            // BLOCK operations alternating between the stores, so that a burst of load hits both
+            ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
+            double[][][] append = new double[2][2][rounds]; // [store][wall|cpu][round]
+            double[][][] read = new double[2][2][rounds];
             int counter = 0;
             for (int round = -3; round < rounds; round++) { // three warm-up rounds
-                for (int turn = 0; turn < 2; turn++) {
-                    int first = (round & 1) == 0 ? turn : 1 - turn; // alternate who goes first
-                    StateRepository store = first == 0 ? plain : observed;
-                    long start = System.nanoTime();
-                    for (int i = 0; i < ops; i++) {
-                        store.appendMessage("bench-" + (i % 50), NewMessage.of("user", "appended " + counter++));
+                long[][] appendSums = new long[2][2];
+                long[][] readSums = new long[2][2];
+                for (int block = 0; block < ops / BLOCK; block++) {
+                    for (int turn = 0; turn < 2; turn++) {
+                        int which = ((round + block) & 1) == 0 ? turn : 1 - turn; // alternate who goes first
+                        StateRepository store = which == 0 ? plain : observed;
+                        long wall = System.nanoTime();
+                        long used = cpu.getCurrentThreadCpuTime();
+                        for (int i = 0; i < BLOCK; i++) {
+                            store.appendMessage("bench-" + (i % 50), NewMessage.of("user", "appended " + counter++));
+                        }
+                        appendSums[which][0] += System.nanoTime() - wall;
+                        appendSums[which][1] += cpu.getCurrentThreadCpuTime() - used;
+                        wall = System.nanoTime();
+                        used = cpu.getCurrentThreadCpuTime();
+                        for (int i = 0; i < BLOCK; i++) {
+                            store.getMessagesAsConversation("read-" + ((block * BLOCK + i) * 7 % 50));
+                        }
+                        readSums[which][0] += System.nanoTime() - wall;
+                        readSums[which][1] += cpu.getCurrentThreadCpuTime() - used;
                     }
-                    double appendMicros = (System.nanoTime() - start) / 1000.0 / ops;
-                    start = System.nanoTime();
-                    for (int i = 0; i < ops; i++) {
-                        store.getMessagesAsConversation("read-" + (i * 7 % 50));
-                    }
-                    double readMicros = (System.nanoTime() - start) / 1000.0 / ops;
-                    if (round >= 0) {
-                        append[first][round] = appendMicros;
-                        read[first][round] = readMicros;
+                }
+                if (round >= 0) {
+                    for (int which = 0; which < 2; which++) {
+                        for (int clock = 0; clock < 2; clock++) {
+                            append[which][clock][round] = appendSums[which][clock] / 1000.0 / ops;
+                            read[which][clock][round] = readSums[which][clock] / 1000.0 / ops;
+                        }
                     }
                 }
             }
-            System.out.printf("append (W1's operation) µs/op: off %.1f, on %.1f, on/off %.3f%n", median(append[0]),
-                    median(append[1]), median(append[1]) / median(append[0]));
-            System.out.printf("read (W4's operation)   µs/op: off %.1f, on %.1f, on/off %.3f%n", median(read[0]),
-                    median(read[1]), median(read[1]) / median(read[0]));
+            for (int clock = 0; clock < 2; clock++) {
+                String name = clock == 0 ? "wall" : "cpu ";
+                System.out.printf("append (W1's operation) %s µs/op: off %.1f, on %.1f, on/off %.3f%n", name,
+                        median(append[0][clock]), median(append[1][clock]), median(append[1][clock]) / median(append[0][clock]));
+                System.out.printf("read (W4's operation)   %s µs/op: off %.1f, on %.1f, on/off %.3f%n", name,
+                        median(read[0][clock]), median(read[1][clock]), median(read[1][clock]) / median(read[0][clock]));
+            }
             if (!control && !mode.equals("meters")) {
-                System.out.println("timers: " + meters.get(StoreOperationConvention.NAME).timers().size()
-                        + ", operations timed: " + meters.get(StoreOperationConvention.NAME).timers().stream()
+                System.out.println("timers: " + simple.get(StoreOperationConvention.NAME).timers().size()
+                        + ", operations timed: " + simple.get(StoreOperationConvention.NAME).timers().stream()
                         .mapToLong(t -> t.count()).sum());
             }
         }

@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
@@ -138,6 +139,37 @@ class StoreObservationTest {
             assertEquals(2.0, meters.get("hermes.state.operation.busy.retry").tags("operation", "createSession")
                     .counter().count());
             assertNoIdOrQueryInAnyTag(meters);
+        }
+    }
+
+    /**
+     * The name is remembered per call site after the first operation (W1's and W4's here, the second
+     * call of each taking the remembered name); a site outside StateRepository is read from the stack
+     * each time.
+     */
+    @Test
+    void repeatedOperationsKeepTheirNamesWhetherRememberedOrReadFromTheStack() {
+        TestObservationRegistry observations = TestObservationRegistry.create();
+        Recorder recorder = new Recorder();
+        observations.observationConfig().observationHandler(recorder);
+        Path file = TestStores.newDatabase(dir, 17);
+        try (StateRepository store = StateRepository.builder().path(file).observationRegistry(observations).build()) {
+            store.createSession(SESSION, "cli");
+            for (int i = 0; i < 2; i++) {
+                store.appendMessage(SESSION, NewMessage.of("user", "message " + i));
+                store.getMessagesAsConversation(SESSION);
+                store.telegramTopics().isEnabled("chat-1", "user-1");
+                store.sessionCount(null); // getSessionCount's unit of work, named by the method called
+            }
+            List<String> operations = recorder.stopped.stream().map(tags -> tags.get("operation")).collect(Collectors.toList());
+            assertEquals(List.of("createSession", "appendMessage", "getMessagesAsConversation", "isEnabled", "sessionCount",
+                    "appendMessage", "getMessagesAsConversation", "isEnabled", "sessionCount"), operations);
+            assertEquals(tags("getMessagesAsConversation", "success", "none"), recorder.stopped.get(6));
+            // read from the class file: a method another store method calls is never remembered by name
+            Set<String> delegated = MicrometerStoreObserver.delegated(StateRepository.class).orElseThrow();
+            assertTrue(delegated.contains("getSessionCount"), delegated.toString());
+            assertTrue(!delegated.contains("appendMessage") && !delegated.contains("getMessagesAsConversation"),
+                    delegated.toString());
         }
     }
 
