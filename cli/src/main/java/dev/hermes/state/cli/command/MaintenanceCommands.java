@@ -142,8 +142,7 @@ public final class MaintenanceCommands {
             if (report.check() != null && report.check().worst() == Finding.Severity.ERROR) {
                 return ERRORS;
             }
-            boolean lost = !report.messages().lostRanges().isEmpty() || !report.sessions().lostRanges().isEmpty();
-            return lost ? WARNINGS : CommandContext.OK;
+            return report.anyUnreadable() ? WARNINGS : CommandContext.OK;
         }
 
         private void print(RecoveryReport report) {
@@ -154,6 +153,12 @@ public final class MaintenanceCommands {
             cli.out().println("  messages: " + report.messages().recovered() + " read of " + report.messages().expected()
                     + " counted by the sessions (highest id ever " + report.messages().highestId() + ")"
                     + lost(report.messages().lostRanges()));
+            for (RecoveryReport.TableSalvage table : report.otherTables()) {
+                cli.out().println("  " + table.table() + ": " + table.recovered() + " read"
+                        + (table.dropped() == 0 ? "" : ", " + table.dropped() + " dropped (their session or message was lost)")
+                        + (table.stoppedAtDamage() ? ", the rest unreadable (no rowid to walk past the damage)"
+                        : lost(table.lostRanges())));
+            }
             if (report.placeholder() != null) {
                 cli.out().println("  " + report.orphanMessages() + " messages whose session was lost are under session "
                         + report.placeholder());
@@ -252,6 +257,17 @@ public final class MaintenanceCommands {
         document.put("target_version", report.targetVersion());
         document.put("sessions", account(report.sessions()));
         document.put("messages", account(report.messages()));
+        List<Map<String, Object>> others = new ArrayList<>();
+        for (RecoveryReport.TableSalvage table : report.otherTables()) {
+            Map<String, Object> item = new LinkedHashMap<>();
+            item.put("table", table.table());
+            item.put("recovered", table.recovered());
+            item.put("dropped", table.dropped());
+            item.put("lost_rowid_ranges", table.lostRanges().stream().map(r -> List.of(r.first(), r.last())).toList());
+            item.put("stopped_at_damage", table.stoppedAtDamage());
+            others.add(item);
+        }
+        document.put("other_tables", others);
         document.put("placeholder_session", report.placeholder());
         document.put("orphan_messages", report.orphanMessages());
         document.put("parents_cleared", report.parentsDropped());

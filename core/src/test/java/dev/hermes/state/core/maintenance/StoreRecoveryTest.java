@@ -7,6 +7,7 @@ import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.model.NewSession;
 import dev.hermes.state.core.model.RecoveryReport;
 import dev.hermes.state.core.model.RecoveryReport.RowidRange;
+import dev.hermes.state.core.model.RecoveryReport.TableSalvage;
 import dev.hermes.state.testsupport.Fixtures;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,6 +27,8 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 import static dev.hermes.state.core.maintenance.StoreDoctorTest.connect;
@@ -177,6 +180,106 @@ class StoreRecoveryTest {
         assertEquals(1, recovery.messages().lostRanges().size());
         assertEquals(SESSIONS, recovery.sessions().recovered());
         assertEquals(List.of(), recovery.check().problems(), recovery.check().toString());
+    }
+
+    /**
+     * The agent's own v17 file, opened once by the repository (which adds its window tables), then given
+     * rows in the small tables by plain SQL as the agent and the chat memories write them: a window of a
+     * session that exists, one of a session that does not, a window entry whose message does not exist.
+     * Nothing is damaged: every table must come across row for row, less exactly the dangling rows.
+     */
+    @Test
+    void everyOtherTableOfAnAgentFileComesAcrossRowForRow() throws Exception {
+        Path file = v17WithSmallTables();
+        Path target = dir.resolve("recovered.db");
+        RecoveryReport recovery = StoreRecovery.recover(file, target, false, CLOCK);
+
+        // in the source's schema order: the agent made state_meta and compression_locks, the repository then its windows
+        assertEquals(List.of(
+                new TableSalvage("state_meta", 4, 0, List.of(), false),
+                new TableSalvage("compression_locks", 2, 0, List.of(), false),
+                new TableSalvage("hermes_state_window", 2, 1, List.of(), false),
+                new TableSalvage("hermes_state_window_message", 4, 1, List.of(), false)), recovery.otherTables());
+        assertEquals(List.of(), recovery.check().problems(), recovery.check().toString());
+        assertFalse(recovery.anyUnreadable());
+        assertEquals(contents(file, "state_meta", ""), contents(target, "state_meta", ""));
+        assertEquals(contents(file, "compression_locks", ""), contents(target, "compression_locks", ""));
+        assertEquals(contents(file, "hermes_state_window", " WHERE session_id <> 'gone'"),
+                contents(target, "hermes_state_window", ""));
+        assertEquals(contents(file, "hermes_state_window_message", " WHERE message_id <> 999999"),
+                contents(target, "hermes_state_window_message", ""));
+        assertEquals(contents(file, "sessions", ""), contents(target, "sessions", ""));
+        assertEquals(contents(file, "messages", ""), contents(target, "messages", ""));
+
+        RecoveryReport inspected = StoreRecovery.recover(file, dir.resolve("not-written.db"), true, CLOCK);
+        assertEquals(recovery.otherTables(), inspected.otherTables());
+    }
+
+    /** A zeroed leaf page of state_meta loses that page's rows only; the rest of it and the other tables come across. */
+    @Test
+    void aZeroedPageOfStateMetaLosesItsRowsOnly() throws Exception {
+        Path file = v17WithSmallTables();
+        StringBuilder rows = new StringBuilder("INSERT INTO state_meta (key, value) VALUES ");
+        for (int i = 0; i < 60; i++) {
+            rows.append(i == 0 ? "" : ", ").append("('bulk:").append(i).append("', '").append("v".repeat(400)).append("')");
+        }
+        execute(file, rows.toString(), "PRAGMA wal_checkpoint(TRUNCATE)", "PRAGMA journal_mode = DELETE");
+        List<Long> leaves = leafPages(file, "state_meta");
+        long page = leaves.get(leaves.size() / 2);
+        TreeSet<Long> lostRowids = new TreeSet<>(rowids(file, page));
+        long all = queryLong(file, "SELECT count(*) FROM state_meta");
+        Map<String, String> expected = contents(file, "state_meta", " WHERE rowid NOT IN (" + join(lostRowids) + ")");
+        zero(file, page);
+
+        Path target = dir.resolve("recovered.db");
+        RecoveryReport recovery = StoreRecovery.recover(file, target, false, CLOCK);
+        TableSalvage meta = recovery.otherTables().get(0);
+        assertEquals(new TableSalvage("state_meta", all - lostRowids.size(), 0, ranges(lostRowids), false), meta);
+        assertTrue(recovery.anyUnreadable());
+        assertEquals(expected, contents(target, "state_meta", ""));
+        assertEquals(new TableSalvage("hermes_state_window_message", 4, 1, List.of(), false), recovery.otherTables().get(3));
+        assertEquals(List.of(), recovery.check().problems(), recovery.check().toString());
+    }
+
+    private Path v17WithSmallTables() throws SQLException {
+        Path file = Fixtures.copy("state-v17.db", dir);
+        StateRepository.open(file).close();
+        String session = StoreDoctorTest.queryString(file, "SELECT session_id FROM messages ORDER BY id LIMIT 1");
+        String other = StoreDoctorTest.queryString(file, "SELECT id FROM sessions WHERE id <> '" + session + "' ORDER BY id LIMIT 1");
+        long first = queryLong(file, "SELECT min(id) FROM messages WHERE session_id = '" + session + "'");
+        long second = queryLong(file, "SELECT min(id) FROM messages WHERE session_id = '" + session + "' AND id > " + first);
+        execute(file,
+                "INSERT INTO state_meta (key, value) VALUES ('goal:recovery-test', '{\"status\": \"active\"}'), ('note', NULL)",
+                "INSERT INTO compression_locks (session_id, holder, acquired_at, expires_at) VALUES ('" + other
+                        + "', 'pid:77:recovery-test', 1796159200.5, 1796159500.5)",
+                "INSERT INTO hermes_state_window (session_id, session_started_at, saved_at) SELECT id, started_at, 1796159300.25"
+                        + " FROM sessions WHERE id = '" + session + "'",
+                "INSERT INTO hermes_state_window (session_id, session_started_at, saved_at) VALUES ('gone', 1.0, 2.0)",
+                "INSERT INTO hermes_state_window_message (session_id, position, message_id) VALUES ('" + session + "', 0, "
+                        + first + "), ('" + session + "', 1, " + second + "), ('" + session + "', 2, 999999), ('"
+                        + session + "', 3, " + first + ")",
+                "PRAGMA wal_checkpoint(TRUNCATE)", "PRAGMA journal_mode = DELETE");
+        return file;
+    }
+
+    /**
+     * A table's rows, each as its columns' names and values in one string (columns by name: a store the
+     * migration created orders them otherwise than the agent's file), counted.
+     */
+    private static Map<String, String> contents(Path file, String table, String where) throws SQLException {
+        Map<String, String> rows = new TreeMap<>();
+        try (Connection connection = connect(file); Statement statement = connection.createStatement();
+             ResultSet result = statement.executeQuery("SELECT * FROM " + table + where)) {
+            int columns = result.getMetaData().getColumnCount();
+            while (result.next()) {
+                Map<String, String> row = new TreeMap<>();
+                for (int i = 1; i <= columns; i++) {
+                    row.put(result.getMetaData().getColumnName(i), String.valueOf(result.getObject(i)));
+                }
+                rows.merge(row.toString(), "1", (a, b) -> String.valueOf(Integer.parseInt(a) + 1));
+            }
+        }
+        return rows;
     }
 
     private Path copy() throws IOException {

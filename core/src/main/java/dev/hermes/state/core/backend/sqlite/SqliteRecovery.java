@@ -8,6 +8,7 @@ import dev.hermes.state.core.model.RecoveryReport;
 import dev.hermes.state.core.model.RecoveryReport.RowidRange;
 import dev.hermes.state.core.model.RecoveryReport.SessionShortfall;
 import dev.hermes.state.core.model.RecoveryReport.TableAccount;
+import dev.hermes.state.core.model.RecoveryReport.TableSalvage;
 import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.sqlite.SqliteErrors;
 import dev.hermes.state.sqlite.SqliteFile;
@@ -31,6 +32,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -41,7 +43,13 @@ import java.util.TreeMap;
  * readable rowid after it is found by bisection, the range in between is reported lost and the walk
  * goes on, so one bad page costs its own rows only. Sessions are written before messages, parents first
  * (a parent that was lost, or a cycle, leaves the link null); a message whose session was lost goes under
- * one placeholder session. The new store's full-text index is filled by its triggers, its counters are
+ * one placeholder session. Every other table both files have (state_meta, compression_locks, the
+ * conversation windows) follows, walked the same way by rowid; a table without rowid is read in its
+ * primary key's order up to the first damage, the rest reported lost (bisecting a composite text key is not
+ * worth it for tables this small). A row that names a session or message not recovered is dropped and
+ * counted: a window of a lost session, a window's entry for a lost message, a lock on a lost session.
+ * The full-text tables are not copied (the triggers fill them) nor are sqlite_sequence and the migration
+ * bookkeeping (the new store has its own). The new store's full-text index is filled by its triggers, its counters are
  * recounted from the rows, and the doctor checks it. The source is opened read-only and never written.
  */
 public final class SqliteRecovery {
@@ -117,6 +125,8 @@ public final class SqliteRecovery {
                 int sessionOf = messageColumns.indexOf("session_id");
                 int compacted = messageColumns.indexOf("compacted");
                 int timestamp = messageColumns.indexOf("timestamp");
+                int messageId = messageColumns.indexOf("id");
+                Set<Long> messageIds = new HashSet<>();
                 long pending = 0;
                 for (Object[] row : messages.rows()) {
                     String session = String.valueOf(row[sessionOf]);
@@ -131,6 +141,9 @@ public final class SqliteRecovery {
                         row[sessionOf] = placeholder;
                     }
                     recovered++;
+                    if (row[messageId] instanceof Number number) {
+                        messageIds.add(number.longValue());
+                    }
                     boolean archived = compacted >= 0 && row[compacted] instanceof Number flag && flag.longValue() != 0;
                     if (archived) {
                         compactedRecovered++;
@@ -145,6 +158,11 @@ public final class SqliteRecovery {
                             execute(writer, "BEGIN IMMEDIATE");
                         }
                     }
+                }
+                Set<String> sessionIds = new HashSet<>(byId.keySet());
+                List<TableSalvage> others = new ArrayList<>();
+                for (String table : otherTables(reader, writer)) {
+                    others.add(salvage(reader, writer, table, sessionIds, messageIds));
                 }
                 if (writer != null) {
                     execute(writer, "UPDATE sqlite_sequence SET seq = MAX(seq, " + highestMessageId + ") WHERE name = 'messages'");
@@ -176,7 +194,7 @@ public final class SqliteRecovery {
                 return new RecoveryReport(source.toString(), target.toString(), inspectOnly, targetVersion,
                         new TableAccount(sessions.rows().size(), sessions.highest(), sessions.highest(), sessions.lost()),
                         new TableAccount(recovered, counted + compactedRecovered, highestMessageId, messages.lost()),
-                        placeholder, orphans, parentsDropped, shortfalls, check);
+                        placeholder, orphans, parentsDropped, shortfalls, check, others);
             } finally {
                 if (insertMessage != null) {
                     insertMessage.close();
@@ -304,6 +322,124 @@ public final class SqliteRecovery {
                 throw failure;
             }
             return false;
+        }
+    }
+
+    /**
+     * The tables besides sessions and messages to salvage: those of the source that the new store has too
+     * (all of the source's when inspecting), in the source's schema order; not the full-text tables and their
+     * shadow tables, not SQLite's own, not schema_version or the migration bookkeeping, which the new store
+     * was given by its migration. A source whose schema table cannot be read has none to offer.
+     */
+    private static List<String> otherTables(Connection reader, @Nullable Connection writer) throws SQLException {
+        List<String> source;
+        try {
+            source = salvageable(reader);
+        } catch (SQLException failure) {
+            if (!SqliteDoctor.isDamage(failure)) {
+                throw failure;
+            }
+            return List.of();
+        }
+        if (writer == null) {
+            return source;
+        }
+        List<String> target = salvageable(writer);
+        return source.stream().filter(target::contains).toList();
+    }
+
+    private static List<String> salvageable(Connection connection) throws SQLException {
+        Map<String, String> tables = new LinkedHashMap<>();
+        try (Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY rowid")) {
+            while (rows.next()) {
+                tables.put(rows.getString(1), rows.getString(2) == null ? "" : rows.getString(2));
+            }
+        }
+        List<String> virtual = tables.entrySet().stream()
+                .filter(e -> e.getValue().toUpperCase(Locale.ROOT).startsWith("CREATE VIRTUAL")).map(Map.Entry::getKey).toList();
+        List<String> kept = new ArrayList<>();
+        for (String name : tables.keySet()) {
+            String lower = name.toLowerCase(Locale.ROOT);
+            boolean own = lower.equals("sessions") || lower.equals("messages") || lower.equals("schema_version")
+                    || lower.startsWith("sqlite_") || lower.startsWith("databasechangelog");
+            boolean fullText = virtual.stream().anyMatch(v -> name.equals(v) || name.startsWith(v + "_"));
+            if (!own && !fullText) {
+                kept.add(name);
+            }
+        }
+        return kept;
+    }
+
+    /** Reads one other table, drops the rows whose session or message is gone, writes the rest. */
+    private static TableSalvage salvage(Connection reader, @Nullable Connection writer, String table,
+                                        Set<String> sessionIds, Set<Long> messageIds) throws SQLException {
+        List<String> columns = new ArrayList<>(SqliteDoctor.columns(reader, table));
+        if (columns.isEmpty()) {
+            return new TableSalvage(table, 0, 0, List.of(), true);
+        }
+        String name = '"' + table + '"';
+        List<Object[]> rows;
+        List<RowidRange> lost = List.of();
+        boolean stopped = false;
+        if (withoutRowid(reader, table)) {
+            rows = new ArrayList<>();
+            try (Statement statement = reader.createStatement();
+                 ResultSet result = statement.executeQuery("SELECT " + String.join(", ", quoted(columns)) + " FROM " + name)) {
+                while (result.next()) {
+                    Object[] row = new Object[columns.size()];
+                    for (int i = 0; i < row.length; i++) {
+                        row[i] = result.getObject(i + 1);
+                    }
+                    rows.add(row);
+                }
+            } catch (SQLException failure) {
+                if (!SqliteDoctor.isDamage(failure)) {
+                    throw failure;
+                }
+                stopped = true;
+            }
+        } else {
+            Walk walk = walk(reader, name, "rowid", columns);
+            rows = walk.rows();
+            lost = walk.lost();
+        }
+        // state_meta's keys are free text: only the tables that refer to sessions or messages are checked
+        int session = table.equals("state_meta") ? -1 : columns.indexOf("session_id");
+        int message = columns.indexOf("message_id");
+        List<Object[]> kept = new ArrayList<>();
+        for (Object[] row : rows) {
+            boolean gone = (session >= 0 && !sessionIds.contains(String.valueOf(row[session])))
+                    || (message >= 0 && !(row[message] instanceof Number id && messageIds.contains(id.longValue())));
+            if (!gone) {
+                kept.add(row);
+            }
+        }
+        if (writer != null && !kept.isEmpty()) {
+            List<String> common = columns.stream().filter(SqliteDoctor.columns(writer, table)::contains).toList();
+            // OR REPLACE: a row the migration seeded under the same key gives way to the source's
+            try (PreparedStatement insert = writer.prepareStatement("INSERT OR REPLACE" + insert(name, common).substring(6))) {
+                for (Object[] row : kept) {
+                    bind(insert, row, columns, common);
+                    insert.executeUpdate();
+                }
+            }
+            long sequence = quietly(reader, "SELECT seq FROM sqlite_sequence WHERE name = '" + table.replace("'", "''") + "'");
+            if (sequence > 0) {
+                execute(writer, "UPDATE sqlite_sequence SET seq = MAX(seq, " + sequence + ") WHERE name = '"
+                        + table.replace("'", "''") + "'");
+            }
+        }
+        return new TableSalvage(table, rows.size(), rows.size() - kept.size(), lost, stopped);
+    }
+
+    private static boolean withoutRowid(Connection reader, String table) throws SQLException {
+        try (PreparedStatement statement = reader.prepareStatement("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?")) {
+            statement.setString(1, table);
+            try (ResultSet result = statement.executeQuery()) {
+                String sql = result.next() ? result.getString(1) : null;
+                return sql != null && sql.toUpperCase(Locale.ROOT).replaceAll("\\s+", " ").contains("WITHOUT ROWID");
+            }
         }
     }
 
