@@ -81,6 +81,8 @@ class MaintenanceCommandsTest {
         Result inspected = run("recover", "--from", file.toString(), "--to", dir.resolve("new.db").toString(), "--inspect-only");
         assertEquals(0, inspected.code(), inspected.err());
         assertTrue(inspected.out().contains("messages: 140 read of 140"), inspected.out());
+        assertTrue(inspected.out().contains("\n  state_meta: 2 read, none lost\n  compression_locks: 1 read, none lost\n"),
+                inspected.out());
         assertFalse(Files.exists(dir.resolve("new.db")));
     }
 }
