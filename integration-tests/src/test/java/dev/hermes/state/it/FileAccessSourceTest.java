@@ -37,6 +37,8 @@ class FileAccessSourceTest {
 
     private static final List<Known> KNOWN = List.of(
             new Known("sqlite/LiveFiles.java", "Files.newInputStream(file)", "the one place: raw reads, refused while the file is open"),
+            new Known("sqlite/LiveFiles.java", "FileChannel.open(file, StandardOpenOption.READ)",
+                    "the one place: a flush to disk, refused while the file is open"),
             new Known("migrations/Migrator.java", "\"jdbc:sqlite::memory:\"", "an in-memory database, no file"),
             new Known("postgresql/PostgresLocation.java", "DriverManager.getConnection(jdbcUrl()", "a PostgreSQL server, no file"),
             new Known("cli/HermesStateCli.java", "new FileOutputStream(FileDescriptor.", "stdout and stderr"),
@@ -48,7 +50,10 @@ class FileAccessSourceTest {
             new Known("process/ProcStatus.java", "Path.of(\"/proc/self/status\")", "/proc"),
             new Known("bench/Benchmark.java", "Path.of(\"/proc/cpuinfo\")", "/proc"),
             new Known("workload/W6Export.java", "Files.newInputStream(file)", "the digest of an export's JSON lines"),
-            new Known("workload/W8ColdOpen.java", "Files.newOutputStream(jar)", "a launcher jar the benchmark writes"));
+            new Known("workload/W8ColdOpen.java", "Files.newOutputStream(jar)", "a launcher jar the benchmark writes"),
+            new Known("process/ChildLogin.java", "Files.writeString(file, content", "a benchmark child's 0600 password file"),
+            new Known("export/MarkdownExport.java", "Files.write(folder.resolve(name)", "export --format md: one file per session"),
+            new Known("export/MarkdownExport.java", "Files.writeString(folder.resolve(SUMS)", "export --format md: the SHA256SUMS file"));
 
     @Test
     void javaIoOnFilesAndConnectionsToFilesAreOnlyWhereTheyAreKnown() throws IOException {

@@ -5,10 +5,12 @@ import org.sqlite.jdbc4.JDBC4Connection;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -102,6 +104,23 @@ public final class LiveFiles {
                 return Optional.of(in.readNBytes(bytes));
             } catch (NoSuchFileException absent) {
                 return Optional.of(new byte[0]);
+            }
+        }
+    }
+
+    /**
+     * Flushes {@code file} (a database file, or its folder) to the disk with Java I/O, unless this
+     * process may have a connection open on it: closing the descriptor would drop that connection's
+     * locks, and its own commits are SQLite's to sync. True when it was flushed.
+     */
+    static boolean sync(Path file) throws IOException {
+        synchronized (LOCK) {
+            if (!Files.isDirectory(file) && isOpenLocked(file)) {
+                return false;
+            }
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+                channel.force(true);
+                return true;
             }
         }
     }

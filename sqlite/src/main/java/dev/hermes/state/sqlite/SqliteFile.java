@@ -229,6 +229,36 @@ public final class SqliteFile {
     }
 
     /**
+     * SQLite's file change counter (header bytes 24-27), which every commit to a file in rollback-journal
+     * mode increments; empty when there is no such file, or when this process has it open.
+     */
+    public static Optional<Long> changeCounter(Path file) {
+        try {
+            Optional<byte[]> header = LiveFiles.readPrefix(file, "", 28);
+            if (header.isEmpty() || header.get().length < 28) {
+                return Optional.empty();
+            }
+            return Optional.of(ByteBuffer.wrap(header.get()).getInt(24) & 0xffffffffL);
+        } catch (IOException unreadable) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Flushes a file written outside SQLite (or one SQLite wrote and closed, or a folder after a rename)
+     * to the disk; false, and nothing done, when this process has a connection open on it.
+     *
+     * @throws java.io.UncheckedIOException the file cannot be flushed
+     */
+    public static boolean sync(Path file) {
+        try {
+            return LiveFiles.sync(file);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("Cannot flush " + file + " to disk: " + e.getMessage(), e);
+        }
+    }
+
+    /**
      * The page size the {@code -wal}'s header claims, and the database header's, read raw: a log whose
      * page size is not the file's belongs to another database. Empty when there is no log with a valid
      * header, or when this process has the file open (then SQLite already uses that log here).

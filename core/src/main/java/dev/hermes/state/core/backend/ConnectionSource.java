@@ -43,9 +43,12 @@ public interface ConnectionSource extends AutoCloseable {
         return file().map(path -> String.valueOf(path.getFileName())).orElse("");
     }
 
-    /** The connection pools the store opened itself (a server's), for their own metrics. */
-    default java.util.List<com.zaxxer.hikari.HikariDataSource> pools() {
-        return java.util.List.of();
+    /**
+     * Hands a Micrometer {@code MeterRegistry} (typed {@code Object}: Micrometer is optional) to the
+     * connection pools the store opened itself (a server's), which then publish their own metrics; a
+     * file's connections have no pool.
+     */
+    default void publishPoolMetrics(Object meterRegistry) {
     }
 
     /** Releases what the source holds (a pool); the store's connections are already given back. */

@@ -15,12 +15,10 @@ import dev.hermes.state.sqlite.SqliteErrors;
 import dev.hermes.state.sqlite.SqliteFile;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -201,7 +199,8 @@ public final class StoreBackup {
                                                                                                    Path backup) {
         JsonNode sums = manifest.path("sums");
         JsonNode rows = manifest.path("rows");
-        if (!sums.isObject() || !rows.isObject() || manifest.path("fileChangeCounter").asLong(-1) != changeCounter(backup)) {
+        long counter = changeCounter(backup);
+        if (!sums.isObject() || !rows.isObject() || counter < 0 || manifest.path("fileChangeCounter").asLong(-1) != counter) {
             return null;
         }
         java.util.Map<String, SqliteBackup.Sum> known = new TreeMap<>();
@@ -260,18 +259,22 @@ public final class StoreBackup {
 
     /** SQLite's online backup syncs its commit, but the journal-mode change after it does not have to be: flush. */
     private static void force(Path file) {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            channel.force(true);
-        } catch (IOException e) {
-            throw new StateIOException("Cannot flush " + file + " to disk: " + e.getMessage(), e);
+        try {
+            SqliteFile.sync(file);
+        } catch (java.io.UncheckedIOException e) {
+            throw new StateIOException(String.valueOf(e.getMessage()), e.getCause());
         }
     }
 
     /** The rename itself reaches the disk with the folder's entry. */
     private static void forceFolder(Path file) {
-        try (FileChannel channel = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
-            channel.force(true);
-        } catch (IOException | UnsupportedOperationException notOnThisSystem) {
+        Path folder = file.toAbsolutePath().getParent();
+        if (folder == null) {
+            return;
+        }
+        try {
+            SqliteFile.sync(folder);
+        } catch (java.io.UncheckedIOException | UnsupportedOperationException notOnThisSystem) {
             // some systems cannot open a folder for syncing; the rename is still atomic
         }
     }
@@ -289,18 +292,12 @@ public final class StoreBackup {
     }
 
     /**
-     * SQLite's file change counter (the header's bytes 24-27), which every commit to a file in
-     * rollback-journal mode (a backup's) increments: the manifest's sums describe the file only at the
-     * counter recorded with them.
+     * SQLite's file change counter, which every commit to a file in rollback-journal mode (a backup's)
+     * increments: the manifest's sums describe the file only at the counter recorded with them (-1, never
+     * matching, when it cannot be read here).
      */
     private static long changeCounter(Path file) {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            java.nio.ByteBuffer header = java.nio.ByteBuffer.allocate(4);
-            channel.read(header, 24);
-            return header.position() == 4 ? Integer.toUnsignedLong(header.getInt(0)) : -1;
-        } catch (IOException e) {
-            throw new StateIOException("Cannot read " + file + ": " + e.getMessage(), e);
-        }
+        return SqliteFile.changeCounter(file).orElse(-1L);
     }
 
     private static long size(Path file) {

@@ -1,6 +1,5 @@
 package dev.hermes.state.core.observation;
 
-import com.zaxxer.hikari.HikariDataSource;
 import dev.hermes.state.core.connection.Database;
 import dev.hermes.state.core.connection.StoreObserver;
 import io.micrometer.core.instrument.Counter;
@@ -99,9 +98,7 @@ public final class MicrometerStoreObserver implements StoreObserver {
             bound.add(Gauge.builder("hermes.state.wal.size", database, Database::walBytes)
                     .description("Size of the store file's write-ahead log").baseUnit("bytes").tags(tags).register(meters));
         }
-        for (HikariDataSource pool : database.source().pools()) {
-            pool.setMetricRegistry(meters);
-        }
+        database.source().publishPoolMetrics(meters);
     }
 
     /** The observer of {@code database} for the registries given (either may be null; not both). */

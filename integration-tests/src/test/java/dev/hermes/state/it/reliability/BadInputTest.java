@@ -6,6 +6,8 @@ import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.StateIOException;
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.model.SessionCountQuery;
+import dev.hermes.state.core.model.SessionSelection;
+import dev.hermes.state.core.model.BackupOptions;
 import dev.hermes.state.core.model.AnchoredView;
 import dev.hermes.state.core.model.CopyOptions;
 import dev.hermes.state.core.model.ListSessionsQuery;
@@ -453,6 +455,26 @@ class BadInputTest {
         cases.add(new Case("exportAll", "a sink that throws", () -> store.exportAll(null, export -> {
             throw new IllegalStateException("disk full");
         }), rejects(IllegalStateException.class)));
+        // the operator's selection (sessions list / prune / archive / export)
+        SessionSelection telegram = SessionSelection.builder().source("telegram").build();
+        cases.add(new Case("selectSessions", "null selection", () -> store.selectSessions(null), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("pruneSessions", "null selection", () -> store.pruneSessions(null, false), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("archiveSessions", "null selection", () -> store.archiveSessions(null, false), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("exportSessions", "null selection", () -> store.exportSessions(null, export -> { }),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("exportSessions", "null sink", () -> store.exportSessions(telegram, null), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("exportSessions", "a sink that throws", () -> store.exportSessions(SessionSelection.all(), export -> {
+            throw new IllegalStateException("disk full");
+        }), rejects(IllegalStateException.class)));
+        // the analytics and the backup
+        cases.add(new Case("usage", "null query", () -> store.usage(null), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("backupTo", "null target", () -> store.backupTo(null, BackupOptions.full()), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("backupTo", "null options", () -> store.backupTo(dir.resolve("backup.db"), null),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("backupTo", "the store's own file", () -> store.backupTo(store.path().orElseThrow(), BackupOptions.full()),
+                rejects(InvalidArgumentException.class)));
+        cases.add(new Case("backupTo", "an incremental update of a backup that does not exist",
+                () -> store.backupTo(dir.resolve("never-made.db"), BackupOptions.incrementalUpdate()), rejects(InvalidArgumentException.class)));
     }
 
     private void titleCases(List<Case> cases) {
@@ -731,8 +753,8 @@ class BadInputTest {
         covered.addAll(List.of("close", "open", "openReadOnly", "ensureSession", "createSession"));
         // no input to check: the default location, the builder's entry point, the question whether
         // a text is a PostgreSQL URL (false for anything else, null included), what the store is, whose rules it
-        // follows, and the working directories (a flag only)
-        covered.addAll(List.of("defaultPath", "builder", "isUrl", "describe", "schemaRules", "getSessionCwds"));
+        // follows, the working directories (a flag only), and the store's counts
+        covered.addAll(List.of("defaultPath", "builder", "isUrl", "describe", "schemaRules", "getSessionCwds", "stats"));
         Set<String> operations = Arrays.stream(StateRepository.class.getDeclaredMethods())
                 .filter(method -> Modifier.isPublic(method.getModifiers()) && !method.isSynthetic())
                 .map(Method::getName)

@@ -55,8 +55,9 @@ public final class PostgresConnections implements ConnectionSource {
     }
 
     @Override
-    public java.util.List<HikariDataSource> pools() {
-        return java.util.List.of(writers, readers);
+    public void publishPoolMetrics(Object meterRegistry) {
+        writers.setMetricRegistry(meterRegistry);
+        readers.setMetricRegistry(meterRegistry);
     }
 
     @Override
