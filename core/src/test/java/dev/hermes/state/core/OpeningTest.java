@@ -1,6 +1,7 @@
 package dev.hermes.state.core;
 
 import dev.hermes.state.BusyException;
+import dev.hermes.state.ErrorType;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.NotAHermesDatabaseException;
 import dev.hermes.state.SchemaTooNewException;
@@ -12,6 +13,7 @@ import dev.hermes.state.testsupport.Fixtures;
 import dev.hermes.state.testsupport.ProcessResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.postgresql.ds.PGSimpleDataSource;
 import org.sqlite.SQLiteDataSource;
 
 import java.nio.file.Files;
@@ -123,6 +125,22 @@ class OpeningTest {
         assertThrows(InvalidArgumentException.class, () -> StateRepository.builder().path(dir.resolve("a.db"))
                 .backoff(Duration.ofMillis(50), Duration.ofMillis(10)).build());
         assertFalse(Files.exists(dir.resolve("a.db")));
+    }
+
+    /**
+     * An application's DataSource that cannot connect is an I/O failure (the store cannot be reached),
+     * whichever engine it was meant for: no server is needed, nothing listens on port 1.
+     */
+    @Test
+    void aDataSourceThatCannotConnectIsAnIoFailure() {
+        PGSimpleDataSource closedPort = new PGSimpleDataSource();
+        closedPort.setServerNames(new String[] {"localhost"});
+        closedPort.setPortNumbers(new int[] {1});
+        closedPort.setDatabaseName("hermes");
+        closedPort.setConnectTimeout(5);
+        StateIOException e = assertThrows(StateIOException.class, () -> StateRepository.builder().dataSource(closedPort).build());
+        assertEquals(ErrorType.IO, e.type());
+        assertTrue(e.getMessage().contains("the application's DataSource"), e.getMessage());
     }
 
     @Test

@@ -1,7 +1,9 @@
 package dev.hermes.state.core.opening;
 
+import dev.hermes.state.HermesStateException;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.SchemaTooNewException;
+import dev.hermes.state.StateIOException;
 import dev.hermes.state.core.backend.Backend;
 import dev.hermes.state.core.backend.postgres.PostgresBackend;
 import dev.hermes.state.core.backend.postgres.PostgresConnections;
@@ -10,7 +12,9 @@ import dev.hermes.state.core.backend.sqlite.SqliteFileConnections;
 import dev.hermes.state.core.connection.Database;
 import dev.hermes.state.core.connection.LentConnections;
 import dev.hermes.state.migrations.Migrator;
+import dev.hermes.state.postgresql.PostgresErrors;
 import dev.hermes.state.postgresql.PostgresLocation;
+import dev.hermes.state.sqlite.SqliteErrors;
 import dev.hermes.state.RetryPolicy;
 import org.jspecify.annotations.Nullable;
 
@@ -93,11 +97,10 @@ public final class Opening {
      */
     private static Database openLent(Migrator migrator, DataSource dataSource, Request request, RetryPolicy retryPolicy) {
         String schema = request.schema() == null ? PostgresLocation.DEFAULT_SCHEMA : request.schema();
-        boolean postgres;
-        try (Connection connection = dataSource.getConnection()) {
-            String product = connection.getMetaData().getDatabaseProductName();
-            postgres = POSTGRESQL.equals(product);
-            if (postgres) {
+        @Nullable String product = null;
+        try (Connection connection = connect(dataSource)) {
+            product = connection.getMetaData().getDatabaseProductName();
+            if (POSTGRESQL.equals(product)) {
                 prepareSchema(migrator, request, () -> migrator.migrate(connection, schema).toVersion(),
                         () -> migrator.checkReadable(connection, schema));
             } else if (request.schema() != null) {
@@ -106,13 +109,36 @@ public final class Opening {
                 migrator.migrate(connection);
             }
         } catch (SQLException e) {
-            throw new SqliteBackend(retryPolicy).translate(e, "opening the application's DataSource");
+            String what = "opening the application's DataSource";
+            throw POSTGRESQL.equals(product) ? PostgresErrors.translate(e, what) : SqliteErrors.translate(e, what);
         }
+        boolean postgres = POSTGRESQL.equals(product);
         Backend backend = postgres ? new PostgresBackend(schema, retryPolicy) : new SqliteBackend(retryPolicy);
         LentConnections connections = new LentConnections(dataSource, postgres, postgres
                 ? "the application's DataSource (PostgreSQL schema " + schema + ")" : "the application's DataSource");
         return new Database(backend, connections, retryPolicy, request.readOnly(), request.readerPoolSize(),
                 request.checkpointEvery(), request.schemaVersion());
+    }
+
+    /**
+     * The DataSource's first connection. Its engine is not known before it connects, so a failure is
+     * typed by what it is: SQLite's own (a file it cannot open) by its result code, and a connection
+     * the server refused, or a pool found none (SQLSTATE class 08 or JDBC's connection exceptions, of
+     * any engine), as an I/O failure. A pool may throw an unchecked exception around the driver's.
+     */
+    private static Connection connect(DataSource dataSource) {
+        String what = "connecting through the application's DataSource";
+        try {
+            return dataSource.getConnection();
+        } catch (SQLException | RuntimeException e) {
+            if (e instanceof HermesStateException typed) {
+                throw typed;
+            }
+            if (PostgresErrors.isConnectionFailure(e)) {
+                throw new StateIOException("Cannot connect while " + what + ": " + e.getMessage(), e);
+            }
+            throw SqliteErrors.translate(e, what);
+        }
     }
 
     /**
