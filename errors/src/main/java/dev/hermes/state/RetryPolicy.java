@@ -48,25 +48,37 @@ public record RetryPolicy(Duration busyTimeout, int maxAttempts, Duration minBac
 
     /** How one database engine classifies its failures. */
     public interface Failures {
-        /** The database was busy (locked by another connection): running the work again may succeed. */
-        boolean isBusy(Throwable failure);
+        /**
+         * The database was busy (another connection holds the lock, a serialization failure, a
+         * deadlock): running the whole unit of work again may succeed.
+         */
+        boolean isRetryable(Throwable failure);
 
-        /** The typed exception for a failure; {@code what} says what was being done. */
-        HermesStateException translate(Throwable failure, String what);
+        /**
+         * The exception the caller sees for a failure (a typed one for anything the database raised);
+         * {@code what} says what was being done.
+         */
+        RuntimeException translate(Throwable failure, String what);
     }
 
     /**
-     * Runs {@code attempt}, retrying it while it fails with a failure {@code failures} calls busy and
+     * Runs {@code attempt}, retrying it while it fails with a failure {@code failures} calls retryable and
      * attempts remain. The last failure is translated by {@code failures}; {@code what} describes the work.
      */
     public <T> T run(String what, Failures failures, Attempt<T> attempt) {
+        return run(what, failures, () -> { }, attempt);
+    }
+
+    /** Like {@link #run(String, Failures, Attempt)}; {@code retrying} runs before each back-off (a metric). */
+    public <T> T run(String what, Failures failures, Runnable retrying, Attempt<T> attempt) {
         for (int number = 1; ; number++) {
             try {
                 return attempt.run();
             } catch (Exception failure) {
-                if (number >= maxAttempts || !failures.isBusy(failure)) {
+                if (number >= maxAttempts || !failures.isRetryable(failure)) {
                     throw failures.translate(failure, what);
                 }
+                retrying.run();
                 sleepBackoff(failure, failures, what);
             }
         }

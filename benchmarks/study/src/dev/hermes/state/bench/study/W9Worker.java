@@ -239,7 +239,7 @@ public final class W9Worker {
                     }
                     return;
                 } catch (SQLException failure) {
-                    if (attempt >= 15 || !SqliteErrors.isBusy(failure)) {
+                    if (attempt >= 15 || !SqliteErrors.FAILURES.isRetryable(failure)) {
                         throw failure;
                     }
                     LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(20_000_000, 150_000_001));

@@ -164,7 +164,7 @@ public final class Migrator {
                 }
             }
         } catch (SQLException e) {
-            throw SqliteErrors.translate(e, what);
+            throw SqliteErrors.FAILURES.translate(e, what);
         }
     }
 
@@ -296,7 +296,7 @@ public final class Migrator {
         try (Connection connection = SqliteFile.open(file, retryPolicy, false)) {
             return migrateAndEnableWal(connection, file.toString(), false, mode, what);
         } catch (SQLException e) {
-            throw SqliteErrors.translate(e, what);
+            throw SqliteErrors.FAILURES.translate(e, what);
         }
     }
 
@@ -312,7 +312,7 @@ public final class Migrator {
             try (Connection connection = SqliteFile.open(building, retryPolicy, false)) {
                 result = migrateAndEnableWal(connection, file.toString(), true, Mode.MIGRATE, what);
             } catch (SQLException e) {
-                throw SqliteErrors.translate(e, what);
+                throw SqliteErrors.FAILURES.translate(e, what);
             }
             if (size(Path.of(building + "-wal")) > 0) {
                 throw new StateIOException("Could not complete the new database " + file + " (its write-ahead log was not"
@@ -328,7 +328,7 @@ public final class Migrator {
         try (Connection connection = DriverManager.getConnection("jdbc:sqlite::memory:")) {
             return migrateInTransaction(connection, "a new database", true, mode);
         } catch (Exception e) {
-            throw SqliteErrors.translate(e, what);
+            throw SqliteErrors.FAILURES.translate(e, what);
         }
     }
 
@@ -432,7 +432,7 @@ public final class Migrator {
             String first = rows.getString(1);
             return first != null && first.equals(fine) && !rows.next() ? null : check + ": " + first;
         } catch (SQLException e) {
-            if (SqliteErrors.isBusy(e)) {
+            if (SqliteErrors.FAILURES.isRetryable(e)) {
                 throw e;
             }
             return check + ": " + e.getMessage();

@@ -15,7 +15,7 @@ import java.sql.SQLException;
  * Turns SQLite failures into the typed exceptions of the public API. Classification is by SQLite
  * result code (the primary code is the low byte of the extended one), never by message text.
  */
-public final class SqliteErrors {
+public final class SqliteErrors implements RetryPolicy.Failures {
     public static final int SQLITE_PERM = 3;
     public static final int SQLITE_BUSY = 5;
     public static final int SQLITE_LOCKED = 6;
@@ -27,18 +27,8 @@ public final class SqliteErrors {
     public static final int SQLITE_CONSTRAINT = 19;
     public static final int SQLITE_NOTADB = 26;
 
-    /** SQLite's classification for {@link RetryPolicy#run}: {@link #isBusy} is retried, {@link #translate} types the rest. */
-    public static final RetryPolicy.Failures FAILURES = new RetryPolicy.Failures() {
-        @Override
-        public boolean isBusy(Throwable failure) {
-            return SqliteErrors.isBusy(failure);
-        }
-
-        @Override
-        public HermesStateException translate(Throwable failure, String what) {
-            return SqliteErrors.translate(failure, what);
-        }
-    };
+    /** SQLite's classification, for {@link RetryPolicy#run} and every other place that types a SQLite failure. */
+    public static final SqliteErrors FAILURES = new SqliteErrors();
 
     private SqliteErrors() {
     }
@@ -50,7 +40,8 @@ public final class SqliteErrors {
     }
 
     /** True when the failure is SQLITE_BUSY or SQLITE_LOCKED: the only ones worth retrying. */
-    public static boolean isBusy(Throwable failure) {
+    @Override
+    public boolean isRetryable(Throwable failure) {
         int code = primaryCode(failure);
         return code == SQLITE_BUSY || code == SQLITE_LOCKED;
     }
@@ -59,7 +50,8 @@ public final class SqliteErrors {
      * The typed exception for a failure; {@code what} says what was being done, in words a user
      * understands ("opening /x/state.db", "appending a message to session s1").
      */
-    public static HermesStateException translate(Throwable failure, String what) {
+    @Override
+    public HermesStateException translate(Throwable failure, String what) {
         if (failure instanceof HermesStateException typed) {
             return typed;
         }

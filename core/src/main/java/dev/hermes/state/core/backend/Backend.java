@@ -1,6 +1,6 @@
 package dev.hermes.state.core.backend;
 
-import dev.hermes.state.HermesStateException;
+import dev.hermes.state.RetryPolicy;
 import org.jooq.Condition;
 import org.jooq.Field;
 import org.jooq.JSON;
@@ -16,12 +16,12 @@ import java.util.Set;
 /**
  * Everything that depends on the database engine, in one small seam: how a connection is set up,
  * how a write transaction takes its lock, which failures are worth retrying and how they reach the
- * caller, log maintenance, the few SQL expressions whose spelling differs between engines, and the
+ * caller (the engine is the {@link RetryPolicy.Failures} the store's retries classify failures by), log maintenance, the few SQL expressions whose spelling differs between engines, and the
  * full-text search (its own seam, {@link MessageSearch}). The store composes its queries from the
  * generated jOOQ tables plus these pieces, so another engine (PostgreSQL is next) is another
  * implementation of this interface (with its {@link ConnectionSource}), not another repository.
  */
-public interface Backend {
+public interface Backend extends RetryPolicy.Failures {
 
     /** What a connection is used for; decides the settings {@link #configure} applies. */
     enum Role {
@@ -64,14 +64,8 @@ public interface Backend {
     /** The statement that starts a read transaction (one consistent snapshot for several statements). */
     String beginRead();
 
-    /** True for failures that mean "another connection holds the lock": the whole transaction may be retried. */
-    boolean isRetryable(Throwable failure);
-
     /** True for a write refused because a referenced row (a parent session, a session) does not exist. */
     boolean isForeignKeyViolation(Throwable failure);
-
-    /** The typed exception of the public API for a failure; {@code what} says what was being done. */
-    HermesStateException translate(Throwable failure, String what);
 
     /** Moves committed pages from the write-ahead log into the database file; {@code truncate} also shrinks the log. */
     void checkpoint(Connection connection, boolean truncate) throws SQLException;

@@ -122,7 +122,7 @@ public final class StoreBackup {
             return new BackupReport(target, manifest, snapshot.rows(), snapshot.checksum(), size(target),
                     verdict.fullText(), null, Duration.ofNanos(copied - start), Duration.ofNanos(verified - copied));
         } catch (SQLException failure) {
-            throw SqliteErrors.translate(SqliteFile.refusal(source, failure), "backing up " + source + " to " + target);
+            throw SqliteErrors.FAILURES.translate(SqliteFile.refusal(source, failure), "backing up " + source + " to " + target);
         } finally {
             if (!published) {
                 SqliteFile.deleteWithCompanions(built);
@@ -154,7 +154,7 @@ public final class StoreBackup {
             return new BackupReport(target, manifest, snapshot.rows(), snapshot.checksum(), size(target),
                     changes.backup().fullText(), changed, Duration.ofNanos(done - start).minus(verifying), verifying);
         } catch (SQLException failure) {
-            throw SqliteErrors.translate(failure, "bringing the backup " + target + " up to date with " + source);
+            throw SqliteErrors.FAILURES.translate(failure, "bringing the backup " + target + " up to date with " + source);
         }
     }
 

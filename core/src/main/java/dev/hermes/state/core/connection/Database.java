@@ -23,7 +23,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -78,6 +77,20 @@ public final class Database implements AutoCloseable {
     /** Connections are taken per unit of work and given back at once (see the class comment). */
     private final boolean pooled;
     private final RetryPolicy retryPolicy;
+    /** The policy for work that must not run twice (a streaming read). */
+    private final RetryPolicy tryOnce;
+    /** What the retries go by: the backend's classification, failures surfaced as {@link #surface} says. */
+    private final RetryPolicy.Failures failures = new RetryPolicy.Failures() {
+        @Override
+        public boolean isRetryable(Throwable failure) {
+            return backend.isRetryable(failure);
+        }
+
+        @Override
+        public RuntimeException translate(Throwable failure, String what) {
+            return surface(failure, what);
+        }
+    };
     private final boolean readOnly;
     private final int checkpointEvery;
     private final ReaderPool readers;
@@ -103,6 +116,7 @@ public final class Database implements AutoCloseable {
         this.source = source;
         this.pooled = source.pooled();
         this.retryPolicy = retryPolicy;
+        this.tryOnce = retryPolicy.withMaxAttempts(1);
         this.readOnly = readOnly;
         this.checkpointEvery = checkpointEvery;
         this.readers = new ReaderPool(readerPoolSize, !pooled, this::openReader, this::closeReader);
@@ -333,8 +347,7 @@ public final class Database implements AutoCloseable {
 
     private <T> T writeAttempts(String what, WriterWork<T> work, StoreObserver.Operation operation) {
         boolean timed = observer.timesLockWait();
-        for (int attempt = 1; ; attempt++) {
-            Exception failure;
+        return retryPolicy.run(what, failures, operation::retried, () -> {
             long asked = timed ? System.nanoTime() : 0L;
             writeLock.lock();
             if (timed) {
@@ -350,17 +363,10 @@ public final class Database implements AutoCloseable {
                         closeWriter(current);
                     }
                 }
-            } catch (Exception e) {
-                failure = e;
             } finally {
                 writeLock.unlock();
             }
-            if (attempt >= retryPolicy.maxAttempts() || !backend.isRetryable(failure)) {
-                throw surface(failure, what);
-            }
-            operation.retried();
-            backOff(failure, what);
-        }
+        });
     }
 
     /** The kept writer (opened by the first write), or for a pooled source a new one for this unit of work. */
@@ -378,7 +384,7 @@ public final class Database implements AutoCloseable {
 
     /** Runs {@code work} in one read transaction on a pooled read connection; retried on BUSY/LOCKED. */
     public <T> T read(String what, Work<T> work) {
-        return read(what, work, retryPolicy.maxAttempts());
+        return read(what, work, retryPolicy);
     }
 
     /**
@@ -386,13 +392,13 @@ public final class Database implements AutoCloseable {
      * export), where a retry would deliver some rows twice.
      */
     public <T> T readStreaming(String what, Work<T> work) {
-        return read(what, work, 1);
+        return read(what, work, tryOnce);
     }
 
-    private <T> T read(String what, Work<T> work, int maxAttempts) {
+    private <T> T read(String what, Work<T> work, RetryPolicy policy) {
         StoreObserver.Operation operation = observer.start(StoreObserver.Kind.READ, work);
         try {
-            T result = read(what, work, maxAttempts, operation);
+            T result = policy.run(what, failures, operation::retried, () -> readAttempt(work));
             operation.succeeded();
             return result;
         } catch (RuntimeException | Error failure) {
@@ -401,30 +407,18 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    private <T> T read(String what, Work<T> work, int maxAttempts, StoreObserver.Operation operation) {
-        for (int attempt = 1; ; attempt++) {
-            Exception failure;
+    private <T> T readAttempt(Work<T> work) throws SQLException {
+        ensureOpen();
+        ReaderPool.Reader reader = readers.borrow();
+        try {
+            reader.statements().execute(backend.beginRead());
             try {
-                ensureOpen();
-                ReaderPool.Reader reader = readers.borrow();
-                try {
-                    reader.statements().execute(backend.beginRead());
-                    try {
-                        return work.run(reader.transaction());
-                    } finally {
-                        rollbackQuietly(reader.statements()); // a read transaction has nothing to commit
-                    }
-                } finally {
-                    readers.giveBack(reader);
-                }
-            } catch (Exception e) {
-                failure = e;
+                return work.run(reader.transaction());
+            } finally {
+                rollbackQuietly(reader.statements()); // a read transaction has nothing to commit
             }
-            if (attempt >= maxAttempts || !backend.isRetryable(failure)) {
-                throw surface(failure, what);
-            }
-            operation.retried();
-            backOff(failure, what);
+        } finally {
+            readers.giveBack(reader);
         }
     }
 
@@ -542,7 +536,7 @@ public final class Database implements AutoCloseable {
      * The exception a caller sees: typed for anything the database raised; an unchecked exception
      * of the caller's own work (a custom transaction) unchanged.
      */
-    private RuntimeException surface(Exception failure, String what) {
+    private RuntimeException surface(Throwable failure, String what) {
         if (failure instanceof HermesStateException typed) {
             return typed;
         }
@@ -560,19 +554,6 @@ public final class Database implements AutoCloseable {
             }
         }
         return false;
-    }
-
-    /** Sleeps a random time in the policy's back-off range before the next attempt. */
-    private void backOff(Exception failure, String what) {
-        long min = retryPolicy.minBackoff().toNanos();
-        long max = retryPolicy.maxBackoff().toNanos();
-        long nanos = min >= max ? min : ThreadLocalRandom.current().nextLong(min, max + 1);
-        try {
-            Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-            throw surface(failure, what);
-        }
     }
 
     private void checkpointQuietly(Writer writer, boolean truncate) {

@@ -110,7 +110,7 @@ public final class Opening {
             }
         } catch (SQLException e) {
             String what = "opening the application's DataSource";
-            throw POSTGRESQL.equals(product) ? PostgresErrors.translate(e, what) : SqliteErrors.translate(e, what);
+            throw POSTGRESQL.equals(product) ? PostgresErrors.translate(e, what) : SqliteErrors.FAILURES.translate(e, what);
         }
         boolean postgres = POSTGRESQL.equals(product);
         Backend backend = postgres ? new PostgresBackend(schema, retryPolicy) : new SqliteBackend(retryPolicy);
@@ -137,7 +137,7 @@ public final class Opening {
             if (PostgresErrors.isConnectionFailure(e)) {
                 throw new StateIOException("Cannot connect while " + what + ": " + e.getMessage(), e);
             }
-            throw SqliteErrors.translate(e, what);
+            throw SqliteErrors.FAILURES.translate(e, what);
         }
     }
 

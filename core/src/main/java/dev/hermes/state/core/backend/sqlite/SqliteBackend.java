@@ -113,7 +113,7 @@ public final class SqliteBackend implements Backend {
 
     @Override
     public boolean isRetryable(Throwable failure) {
-        return SqliteErrors.isBusy(failure);
+        return SqliteErrors.FAILURES.isRetryable(failure);
     }
 
     /** By SQLite's extended result code SQLITE_CONSTRAINT_FOREIGNKEY (787), not by message text. */
@@ -129,7 +129,7 @@ public final class SqliteBackend implements Backend {
 
     @Override
     public HermesStateException translate(Throwable failure, String what) {
-        return SqliteErrors.translate(failure, what);
+        return SqliteErrors.FAILURES.translate(failure, what);
     }
 
     @Override

@@ -204,7 +204,7 @@ public final class SqliteRecovery {
                 }
             }
         } catch (SQLException failure) {
-            throw SqliteErrors.translate(failure, "recovering " + source + " into " + target);
+            throw SqliteErrors.FAILURES.translate(failure, "recovering " + source + " into " + target);
         }
     }
 

@@ -99,7 +99,7 @@ public final class SqliteRepair {
                 execute(writer, "PRAGMA wal_checkpoint(TRUNCATE)");
             }
         } catch (SQLException failure) {
-            throw SqliteErrors.translate(failure, "repairing " + absolute);
+            throw SqliteErrors.FAILURES.translate(failure, "repairing " + absolute);
         }
         return new RepairReport(absolute.toString(), false, backup, described, before, SqliteDoctor.check(absolute, policy));
     }
@@ -108,7 +108,7 @@ public final class SqliteRepair {
         try {
             execute(writer, "BEGIN IMMEDIATE");
         } catch (SQLException busy) {
-            if (SqliteErrors.isBusy(busy)) {
+            if (SqliteErrors.FAILURES.isRetryable(busy)) {
                 throw new BusyException("Another process holds the write lock on " + file + " (an agent or another "
                         + "hermes-state writing now); repair changed nothing. Run it again when the store is idle.", busy);
             }
