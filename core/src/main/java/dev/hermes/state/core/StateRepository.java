@@ -70,6 +70,8 @@ import dev.hermes.state.core.model.Titles;
 import dev.hermes.state.core.model.TokenUsage;
 import dev.hermes.state.core.model.WindowEntry;
 import dev.hermes.state.core.opening.Opening;
+import dev.hermes.state.core.opening.StoreConfig;
+import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.core.paging.Cursors;
 import dev.hermes.state.core.retention.Retention;
 import dev.hermes.state.core.retention.SelectedSessions;
@@ -1580,13 +1582,11 @@ public final class StateRepository implements AutoCloseable {
         private @Nullable String url;
         private @Nullable String schema;
         private boolean readOnly;
-        private Duration busyTimeout = Duration.ofSeconds(1);
-        private int maxAttempts = 15;
-        private Duration minBackoff = Duration.ofMillis(20);
-        private Duration maxBackoff = Duration.ofMillis(150);
-        private int readerPoolSize = 4;
-        private int checkpointEvery = 50;
-        private @Nullable Clock clock = Clock.systemUTC();
+        /** Checked as each setting is given (the policy's own constructor); the rest by {@link StoreConfig}. */
+        private RetryPolicy retryPolicy = RetryPolicy.HERMES;
+        private int readerPoolSize = StoreConfig.DEFAULT_READER_POOL_SIZE;
+        private int checkpointEvery = StoreConfig.DEFAULT_CHECKPOINT_EVERY;
+        private Clock clock = Clock.systemUTC();
         private boolean migrate = true;
         private int schemaVersion = DEFAULT_SCHEMA_VERSION;
         private io.micrometer.observation.@Nullable ObservationRegistry observations;
@@ -1666,20 +1666,22 @@ public final class StateRepository implements AutoCloseable {
             return this;
         }
 
+        /** How long a connection waits for another's lock before the attempt fails busy (Hermes: 1 s). */
         public Builder busyTimeout(Duration busyTimeout) {
-            this.busyTimeout = busyTimeout;
+            this.retryPolicy = retryPolicy.withBusyTimeout(Arguments.required(busyTimeout, "busyTimeout"));
             return this;
         }
 
         /** Total attempts of a write transaction that keeps failing with BUSY/LOCKED (Hermes: 15). */
         public Builder maxAttempts(int maxAttempts) {
-            this.maxAttempts = maxAttempts;
+            this.retryPolicy = retryPolicy.withMaxAttempts(maxAttempts);
             return this;
         }
 
+        /** The random pause between attempts, from {@code min} to {@code max} (Hermes: 20-150 ms). */
         public Builder backoff(Duration min, Duration max) {
-            this.minBackoff = min;
-            this.maxBackoff = max;
+            this.retryPolicy = retryPolicy.withBackoff(Arguments.required(min, "min back-off"),
+                    Arguments.required(max, "max back-off"));
             return this;
         }
 
@@ -1695,8 +1697,8 @@ public final class StateRepository implements AutoCloseable {
         }
 
         /** The clock for started_at/ended_at/timestamp and prune cut-offs (tests). */
-        public Builder clock(@Nullable Clock clock) {
-            this.clock = clock;
+        public Builder clock(Clock clock) {
+            this.clock = Arguments.required(clock, "clock");
             return this;
         }
 
@@ -1725,9 +1727,8 @@ public final class StateRepository implements AutoCloseable {
          * connection of the store itself is opened yet: that happens on first use.
          */
         public StateRepository build() {
-            Clock storeClock = Arguments.required(clock, "clock");
-            return new StateRepository(Opening.open(new Opening.Request(path, dataSource, url, schema, readOnly, busyTimeout,
-                    maxAttempts, minBackoff, maxBackoff, readerPoolSize, checkpointEvery, migrate, schemaVersion)), storeClock, this);
+            return new StateRepository(Opening.open(new StoreConfig(path, dataSource, url, schema, readOnly, retryPolicy,
+                    readerPoolSize, checkpointEvery, migrate, schemaVersion)), clock, this);
         }
     }
 }

@@ -127,6 +127,18 @@ class OpeningTest {
         assertFalse(Files.exists(dir.resolve("a.db")));
     }
 
+    /** A null setting is refused when it is given, typed, not later as a NullPointerException at build(). */
+    @Test
+    void builderRefusesNullSettingsAsTheyAreGiven() {
+        StateRepository.Builder builder = StateRepository.builder().path(dir.resolve("a.db"));
+        assertThrows(InvalidArgumentException.class, () -> builder.busyTimeout(null));
+        assertThrows(InvalidArgumentException.class, () -> builder.backoff(null, Duration.ofMillis(10)));
+        assertThrows(InvalidArgumentException.class, () -> builder.backoff(Duration.ofMillis(10), null));
+        assertThrows(InvalidArgumentException.class, () -> builder.clock(null));
+        assertThrows(InvalidArgumentException.class, () -> builder.schemaVersion(5).build());
+        assertFalse(Files.exists(dir.resolve("a.db")));
+    }
+
     /**
      * An application's DataSource that cannot connect is an I/O failure (the store cannot be reached),
      * whichever engine it was meant for: no server is needed, nothing listens on port 1.

@@ -9,6 +9,7 @@ import dev.hermes.state.core.backend.postgres.PostgresBackend;
 import dev.hermes.state.core.backend.postgres.PostgresConnections;
 import dev.hermes.state.core.backend.sqlite.SqliteBackend;
 import dev.hermes.state.core.backend.sqlite.SqliteFileConnections;
+import dev.hermes.state.core.backend.ConnectionSource;
 import dev.hermes.state.core.connection.Database;
 import dev.hermes.state.core.connection.LentConnections;
 import dev.hermes.state.migrations.Migrator;
@@ -21,27 +22,19 @@ import org.jspecify.annotations.Nullable;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.function.IntSupplier;
 import javax.sql.DataSource;
 
 /**
- * How a store opens (the policy behind {@code StateRepository.Builder.build()}): the settings are
- * checked, the backend is chosen, the database is checked and, for a read-write store, migrated or
+ * How a store opens (the policy behind {@code StateRepository.Builder.build()}), from settings
+ * {@link StoreConfig} has checked: the backend is chosen, the database is checked and, for a read-write store, migrated or
  * adopted, then the store's connections are set up (none is opened yet: that happens on first use).
  */
 public final class Opening {
     private static final String POSTGRESQL = "PostgreSQL";
 
     private Opening() {
-    }
-
-    /** What the builder collected; checked by {@link #open}. */
-    public record Request(@Nullable Path path, @Nullable DataSource dataSource, @Nullable String url, @Nullable String schema,
-                          boolean readOnly, Duration busyTimeout,
-                          int maxAttempts, Duration minBackoff, Duration maxBackoff, int readerPoolSize,
-                          int checkpointEvery, boolean migrate, int schemaVersion) {
     }
 
     /** The opened store's database, and whether it reads its file as an immutable snapshot. */
@@ -55,38 +48,26 @@ public final class Opening {
      * migrated unless read-only or {@code migrate} is false. A PostgreSQL URL is a schema on a server
      * ({@code hermes} unless named), migrated like a file (the schema is created when missing).
      */
-    public static Opened open(Request request) {
-        Path path = request.path();
-        DataSource dataSource = request.dataSource();
-        String url = request.url();
-        int given = (path == null ? 0 : 1) + (dataSource == null ? 0 : 1) + (url == null ? 0 : 1);
-        if (given != 1) {
-            throw new InvalidArgumentException("Give exactly one of path(...), url(...) and dataSource(...)");
-        }
-        if (request.schema() != null && path != null) {
-            throw new InvalidArgumentException("schema(...) is for a PostgreSQL url(...) or dataSource(...)");
-        }
-        RetryPolicy retryPolicy = new RetryPolicy(request.busyTimeout(), request.maxAttempts(), request.minBackoff(),
-                request.maxBackoff());
-        if (request.readerPoolSize() < 1) {
-            throw new InvalidArgumentException("readerPoolSize must be at least 1, got " + request.readerPoolSize());
-        }
-        if (request.checkpointEvery() < 1) {
-            throw new InvalidArgumentException("checkpointEvery must be at least 1, got " + request.checkpointEvery());
-        }
-        Migrator migrator = Migrator.withRetryPolicy(retryPolicy).toVersion(request.schemaVersion());
+    public static Opened open(StoreConfig config) {
+        RetryPolicy retryPolicy = config.retryPolicy();
+        Migrator migrator = Migrator.withRetryPolicy(retryPolicy).toVersion(config.schemaVersion());
+        String url = config.url();
         if (url != null) {
-            return new Opened(openServer(migrator, url, request, retryPolicy), false);
+            return new Opened(openServer(migrator, url, config), false);
         }
+        DataSource dataSource = config.dataSource();
         if (dataSource != null) {
-            return new Opened(openLent(migrator, dataSource, request, retryPolicy), false);
+            return new Opened(openLent(migrator, dataSource, config), false);
         }
-        Path file = Objects.requireNonNull(path, "path");
-        prepareFile(migrator, file, request);
-        SqliteFileConnections files = SqliteFileConnections.of(file, request.readOnly(), retryPolicy);
-        Database database = new Database(new SqliteBackend(retryPolicy), files, retryPolicy, request.readOnly(),
-                request.readerPoolSize(), request.checkpointEvery(), request.schemaVersion());
-        return new Opened(database, files.isImmutableSnapshot());
+        Path file = Objects.requireNonNull(config.path(), "path");
+        prepareFile(migrator, file, config);
+        SqliteFileConnections files = SqliteFileConnections.of(file, config.readOnly(), retryPolicy);
+        return new Opened(database(new SqliteBackend(retryPolicy), files, config), files.isImmutableSnapshot());
+    }
+
+    private static Database database(Backend backend, ConnectionSource connections, StoreConfig config) {
+        return new Database(backend, connections, config.retryPolicy(), config.readOnly(), config.readerPoolSize(),
+                config.checkpointEvery(), config.schemaVersion());
     }
 
     /**
@@ -95,17 +76,17 @@ public final class Opening {
      * store keeps, or a schema of a PostgreSQL database ({@code hermes} unless named), whose
      * connections it takes per unit of work as from its own pool.
      */
-    private static Database openLent(Migrator migrator, DataSource dataSource, Request request, RetryPolicy retryPolicy) {
-        String schema = request.schema() == null ? PostgresLocation.DEFAULT_SCHEMA : request.schema();
+    private static Database openLent(Migrator migrator, DataSource dataSource, StoreConfig config) {
+        String schema = config.schema() == null ? PostgresLocation.DEFAULT_SCHEMA : config.schema();
         @Nullable String product = null;
         try (Connection connection = connect(dataSource)) {
             product = connection.getMetaData().getDatabaseProductName();
             if (POSTGRESQL.equals(product)) {
-                prepareSchema(migrator, request, () -> migrator.migrate(connection, schema).toVersion(),
+                prepareSchema(migrator, config, () -> migrator.migrate(connection, schema).toVersion(),
                         () -> migrator.checkReadable(connection, schema));
-            } else if (request.schema() != null) {
+            } else if (config.schema() != null) {
                 throw new InvalidArgumentException("schema(...) is for PostgreSQL; the DataSource points at " + product);
-            } else if (request.migrate() && !request.readOnly()) {
+            } else if (config.migrate() && !config.readOnly()) {
                 migrator.migrate(connection);
             }
         } catch (SQLException e) {
@@ -113,11 +94,10 @@ public final class Opening {
             throw POSTGRESQL.equals(product) ? PostgresErrors.translate(e, what) : SqliteErrors.FAILURES.translate(e, what);
         }
         boolean postgres = POSTGRESQL.equals(product);
-        Backend backend = postgres ? new PostgresBackend(schema, retryPolicy) : new SqliteBackend(retryPolicy);
+        Backend backend = postgres ? new PostgresBackend(schema, config.retryPolicy()) : new SqliteBackend(config.retryPolicy());
         LentConnections connections = new LentConnections(dataSource, postgres, postgres
                 ? "the application's DataSource (PostgreSQL schema " + schema + ")" : "the application's DataSource");
-        return new Database(backend, connections, retryPolicy, request.readOnly(), request.readerPoolSize(),
-                request.checkpointEvery(), request.schemaVersion());
+        return database(backend, connections, config);
     }
 
     /**
@@ -145,25 +125,24 @@ public final class Opening {
      * A store in a schema of a PostgreSQL server: migrated (or checked to be migrated) through the
      * migrator's own connection, then served by the store's pools; nothing of the pools is connected yet.
      */
-    private static Database openServer(Migrator migrator, String url, Request request, RetryPolicy retryPolicy) {
+    private static Database openServer(Migrator migrator, String url, StoreConfig config) {
         PostgresLocation location = PostgresLocation.parse(url);
-        String schema = request.schema();
+        String schema = config.schema();
         if (schema != null) {
             location = location.withSchema(schema);
         }
         PostgresLocation store = location;
-        prepareSchema(migrator, request, () -> migrator.migrate(store).toVersion(), () -> migrator.checkReadable(store));
-        Backend backend = new PostgresBackend(location.schema(), retryPolicy);
-        PostgresConnections connections = new PostgresConnections(location, request.readerPoolSize(),
-                retryPolicy.busyTimeout());
-        return new Database(backend, connections, retryPolicy, request.readOnly(), request.readerPoolSize(),
-                request.checkpointEvery(), request.schemaVersion());
+        prepareSchema(migrator, config, () -> migrator.migrate(store).toVersion(), () -> migrator.checkReadable(store));
+        Backend backend = new PostgresBackend(location.schema(), config.retryPolicy());
+        PostgresConnections connections = new PostgresConnections(location, config.readerPoolSize(),
+                config.retryPolicy().busyTimeout());
+        return database(backend, connections, config);
     }
 
-    private static void prepareFile(Migrator migrator, Path path, Request request) {
-        if (request.readOnly()) {
+    private static void prepareFile(Migrator migrator, Path path, StoreConfig config) {
+        if (config.readOnly()) {
             migrator.checkReadable(path);
-        } else if (request.migrate()) {
+        } else if (config.migrate()) {
             migrator.migrate(path);
         } else {
             int version = migrator.checkReadable(path);
@@ -177,15 +156,15 @@ public final class Opening {
      * A PostgreSQL schema, as {@link #prepareFile} a file: read-only checks it can be read, read-write
      * migrates it, and read-write without migrating requires it to be at most the newest version.
      */
-    private static void prepareSchema(Migrator migrator, Request request, IntSupplier migrate, IntSupplier checkReadable) {
-        if (request.readOnly()) {
+    private static void prepareSchema(Migrator migrator, StoreConfig config, IntSupplier migrate, IntSupplier checkReadable) {
+        if (config.readOnly()) {
             checkReadable.getAsInt();
-        } else if (request.migrate()) {
+        } else if (config.migrate()) {
             migrate.getAsInt();
         } else {
             int version = checkReadable.getAsInt();
-            if (version > request.schemaVersion()) {
-                throw new SchemaTooNewException(version, request.schemaVersion(), request.schemaVersion() == Migrator.LATEST_VERSION);
+            if (version > config.schemaVersion()) {
+                throw new SchemaTooNewException(version, config.schemaVersion(), config.schemaVersion() == Migrator.LATEST_VERSION);
             }
         }
     }
