@@ -1,5 +1,6 @@
 package dev.hermes.state.core;
 
+import com.zaxxer.hikari.HikariDataSource;
 import dev.hermes.state.BusyException;
 import dev.hermes.state.ErrorType;
 import dev.hermes.state.InvalidArgumentException;
@@ -153,6 +154,14 @@ class OpeningTest {
         StateIOException e = assertThrows(StateIOException.class, () -> StateRepository.builder().dataSource(closedPort).build());
         assertEquals(ErrorType.IO, e.type());
         assertTrue(e.getMessage().contains("the application's DataSource"), e.getMessage());
+
+        // a pool that fails to start throws unchecked around the driver's failure
+        try (HikariDataSource pool = new HikariDataSource()) {
+            pool.setJdbcUrl("jdbc:postgresql://localhost:1/hermes");
+            pool.setConnectionTimeout(1000);
+            assertEquals(ErrorType.IO, assertThrows(StateIOException.class,
+                    () -> StateRepository.builder().dataSource(pool).build()).type());
+        }
     }
 
     @Test
