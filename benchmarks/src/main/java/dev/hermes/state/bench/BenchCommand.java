@@ -38,6 +38,7 @@ public final class BenchCommand implements Callable<Integer> {
     private static final Path WORK_DIR = Path.of("target", "bench");
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    @SuppressWarnings("UnusedVariable") // set by picocli, which prints the help itself
     private boolean help;
 
     @Option(names = "--sessions", paramLabel = "S", description = "Sessions (default " + Workload.DEFAULT_SESSIONS

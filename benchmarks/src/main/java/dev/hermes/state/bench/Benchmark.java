@@ -591,7 +591,7 @@ public final class Benchmark {
                 Map<?, ?> json = mapper.readValue(candidate.toFile(), Map.class);
                 Map<?, ?> params = (Map<?, ?>) json.get("params");
                 Map<?, ?> w3 = (Map<?, ?>) json.get("W3_list");
-                if (params == null || w3 == null || !Objects.equals(((Number) params.get("sessions")).intValue(), 500)
+                if (params == null || w3 == null || ((Number) params.get("sessions")).intValue() != 500
                         || ((Number) params.get("messages_per_session")).intValue() != messagesPerSession) {
                     continue;
                 }

@@ -55,6 +55,7 @@ final class ServeBenchCommand implements Callable<Integer> {
     private static final int BIG_MESSAGES = 2000;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    @SuppressWarnings("UnusedVariable") // set by picocli, which prints the help itself
     private boolean help;
 
     @Option(names = "--sessions", paramLabel = "S", description = "Sessions (default " + Workload.DEFAULT_SESSIONS + ").")

@@ -29,6 +29,7 @@ import java.util.concurrent.Callable;
         "Without --db the store is a new SQLite file in a fresh folder under target/bench (deleted at the end)."})
 final class WritersCommand implements Callable<Integer> {
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    @SuppressWarnings("UnusedVariable") // set by picocli, which prints the help itself
     private boolean help;
 
     @Option(names = "--db", paramLabel = "TARGET", description = "A store to run on: a SQLite file (created when missing), "

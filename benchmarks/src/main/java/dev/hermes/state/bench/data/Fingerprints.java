@@ -27,6 +27,7 @@ public final class Fingerprints {
             + "covoun stouhain";
 
     /** The expected values of one standard size (M = 40). */
+    @SuppressWarnings("ArrayRecordComponent") // published constants, compared with Arrays.toString
     public record SizeFingerprint(int sessions, String contentSha256, long contentCharacters, int toolCalls,
                                   int[] quasarOrdinals, List<String> firstReadIds) {
     }

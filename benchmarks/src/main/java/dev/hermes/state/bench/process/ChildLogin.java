@@ -113,7 +113,7 @@ final class ChildLogin {
         StringBuilder encoded = new StringBuilder();
         for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
             char c = (char) (b & 0xff);
-            if (c < 128 && Character.isLetterOrDigit(c) || "-._~".indexOf(c) >= 0) {
+            if ((c < 128 && Character.isLetterOrDigit(c)) || "-._~".indexOf(c) >= 0) {
                 encoded.append(c);
             } else {
                 encoded.append('%').append(String.format("%02X", b & 0xff));

@@ -128,6 +128,7 @@ public final class RawJdbcStore implements RawStore {
     }
 
     /** create_session with model only, in its own transaction. */
+    @Override
     public void createSession(String id, String source, String model) throws SQLException {
         begin.execute();
         try {
@@ -141,6 +142,7 @@ public final class RawJdbcStore implements RawStore {
     }
 
     /** append_message: insert + counter update in one BEGIN IMMEDIATE transaction; returns the new id. */
+    @Override
     public long appendMessage(String sessionId, NewMessage message) throws SQLException {
         begin.execute();
         try {
@@ -160,6 +162,7 @@ public final class RawJdbcStore implements RawStore {
     }
 
     /** Many messages of one session as one JDBC batch, one counter update, one transaction. */
+    @Override
     public void appendBatch(String sessionId, List<NewMessage> messages) throws SQLException {
         begin.execute();
         try {
@@ -185,6 +188,7 @@ public final class RawJdbcStore implements RawStore {
     }
 
     /** search_messages(query, limit) with default filters: hits with snippet and context, one statement. */
+    @Override
     public List<Hit> search(String query, int limit) throws SQLException {
         List<Hit> hits = new ArrayList<>(limit);
         search.setString(1, query);
@@ -229,6 +233,7 @@ public final class RawJdbcStore implements RawStore {
     }
 
     /** get_messages_as_conversation: the OpenAI chat shape, tool_calls decoded from JSON. */
+    @Override
     public List<Map<String, Object>> conversation(String sessionId) throws SQLException {
         return conversation(conversation, sessionId);
     }
@@ -292,6 +297,7 @@ public final class RawJdbcStore implements RawStore {
         connection.close();
     }
 
+    @SuppressWarnings("try")
     private void commit() throws SQLException {
         commit.execute();
         if (checkpointEvery > 0 && ++commitsSinceCheckpoint >= checkpointEvery) {
@@ -346,7 +352,7 @@ public final class RawJdbcStore implements RawStore {
 
     /** JSON text, or NULL for null and empty values (SPEC section 1). */
     private static String jsonOrNull(Object value) {
-        if (value == null || value instanceof Collection<?> c && c.isEmpty() || value instanceof Map<?, ?> m && m.isEmpty()) {
+        if (value == null || (value instanceof Collection<?> c && c.isEmpty()) || (value instanceof Map<?, ?> m && m.isEmpty())) {
             return null;
         }
         try {
@@ -390,6 +396,6 @@ public final class RawJdbcStore implements RawStore {
     /** Epoch seconds with microseconds, like Python's time.time(). */
     static double now() {
         Instant now = Instant.now();
-        return now.getEpochSecond() + (now.getNano() / 1000) / 1_000_000.0;
+        return now.getEpochSecond() + Math.floorDiv(now.getNano(), 1000) / 1_000_000.0;
     }
 }

@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * One line of the result table, and (when it has a target) one entry of the result file's
- * {@code targets} section. {@code met} is null for a line without a target or a target that could
+ * "targets" section. {@code met} is null for a line without a target or a target that could
  * not be evaluated in this run ({@code note} says why).
  */
 public record Row(String workload, String measure, String ours, String raw, String ratio, String target,

@@ -51,7 +51,7 @@ public final class W6Export {
 
         /** True when there is no copy to compare with (SQLite), else whether its export has the same bytes. */
         public boolean sameAsSqliteCopy() {
-            return sqliteCopy == null || bothSucceeded() && first.sha256().equals(sqliteCopy.sha256());
+            return sqliteCopy == null || (bothSucceeded() && first.sha256().equals(sqliteCopy.sha256()));
         }
 
         public double peakRssMb() {

@@ -10,6 +10,7 @@ import dev.hermes.state.cli.export.HtmlExport;
 import dev.hermes.state.cli.export.MarkdownExport;
 import dev.hermes.state.cli.export.Redaction;
 import dev.hermes.state.cli.text.ProgressBar;
+import dev.hermes.state.cli.text.Terminal;
 import dev.hermes.state.cli.text.Table;
 import dev.hermes.state.cli.text.Times;
 import dev.hermes.state.cli.view.LineageView;
@@ -355,6 +356,7 @@ public final class SessionsCommand implements Callable<Integer> {
         return CommandContext.OK;
     }
 
+    @SuppressWarnings("try") // the progress bar is open only to be closed when the prune ends
     @Command(mixinStandardHelpOptions = true, name = "prune", description = "Delete the ended sessions the filters select"
             + " (live sessions are never pruned), a compression chain as one unit: all of it, or none when one of its"
             + " sessions is live or not selected. Without any filter: last activity more than 90 days ago, as the agent.")
@@ -411,7 +413,7 @@ public final class SessionsCommand implements Callable<Integer> {
      * bare {@code sessions prune} in a script deletes nothing by accident.
      */
     private void confirmPrune(SessionSelection selection) {
-        java.io.Console console = System.console();
+        java.io.Console console = Terminal.interactiveConsole();
         if (console == null) {
             if (!selection.hasFilter()) {
                 throw new InvalidArgumentException("sessions prune without a filter deletes every ended session inactive"
@@ -434,7 +436,7 @@ public final class SessionsCommand implements Callable<Integer> {
     /** The selection in words, for the summary line. */
     private static String describe(SelectionOptions filters, SessionSelection selection) {
         Map<String, Object> given = filters.given();
-        if (given.isEmpty() || !selection.hasFilter() && given.keySet().equals(java.util.Set.of("include_archived"))) {
+        if (given.isEmpty() || (!selection.hasFilter() && given.keySet().equals(java.util.Set.of("include_archived")))) {
             return "default: last activity more than 90 days ago" + (filters.includeArchived ? ", archived too" : "");
         }
         StringBuilder words = new StringBuilder();

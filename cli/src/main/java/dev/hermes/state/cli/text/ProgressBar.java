@@ -30,6 +30,7 @@ public final class ProgressBar implements AutoCloseable {
     private boolean drawn;
     private boolean closed;
 
+    @SuppressWarnings("FutureReturnValueIgnored") // the ticker stops when close() shuts its executor down
     private ProgressBar(PrintStream err, String label, long total, boolean spinner) {
         this.err = err;
         this.label = label;

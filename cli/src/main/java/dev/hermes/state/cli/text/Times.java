@@ -32,7 +32,7 @@ public final class Times {
         if (time == null) {
             return "";
         }
-        long seconds = Duration.between(time, now).getSeconds();
+        long seconds = Duration.between(time, now).toSeconds();
         boolean future = seconds < 0;
         long s = Math.abs(seconds);
         if (s < 45) {

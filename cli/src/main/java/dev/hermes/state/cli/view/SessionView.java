@@ -24,7 +24,11 @@ public final class SessionView {
     private SessionView() {
     }
 
-    /** @param maxChars longest message text shown (code points), or {@code Integer.MAX_VALUE} */
+    /**
+     * The session's header and conversation as lines.
+     *
+     * @param maxChars longest message text shown (code points), or {@code Integer.MAX_VALUE}
+     */
     public static List<String> render(Session session, List<Message> messages, Times times, Highlighter style, int maxChars) {
         List<String> lines = new ArrayList<>(header(session, times, style));
         lines.add("");

@@ -152,12 +152,9 @@ public final class Opening {
      * migrates it, and read-write without migrating requires it to be at most the newest version.
      */
     private static void prepareSchema(Migrator migrator, Request request, IntSupplier migrate, IntSupplier checkReadable) {
-        if (request.readOnly()) {
-            checkReadable.getAsInt();
-        } else if (request.migrate()) {
-            migrate.getAsInt();
-        } else {
-            int version = checkReadable.getAsInt();
+        boolean migrating = !request.readOnly() && request.migrate();
+        int version = migrating ? migrate.getAsInt() : checkReadable.getAsInt();
+        if (!request.readOnly() && !migrating) {
             if (version > request.schemaVersion()) {
                 throw new SchemaTooNewException(version, request.schemaVersion(), request.schemaVersion() == Migrator.LATEST_VERSION);
             }
