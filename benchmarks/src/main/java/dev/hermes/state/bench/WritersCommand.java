@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code hermes-state bench writers}: the writer-scaling run ({@link WriterScaling}) on each target
@@ -42,7 +43,7 @@ final class WritersCommand implements Callable<Integer> {
 
     @Option(names = "--out", paramLabel = "FILE", description = "The JSON result file (default "
             + "target/bench/hermes-writers.json).")
-    private Path out;
+    private @Nullable Path out;
 
     private final Path workDir;
     private final PrintStream stdout;

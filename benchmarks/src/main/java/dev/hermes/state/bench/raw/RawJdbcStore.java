@@ -18,6 +18,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The raw-JDBC baseline: the same SQL the store has to run, hand-written on one plain sqlite-jdbc
@@ -129,7 +130,7 @@ public final class RawJdbcStore implements RawStore {
 
     /** create_session with model only, in its own transaction. */
     @Override
-    public void createSession(String id, String source, String model) throws SQLException {
+    public void createSession(String id, String source, @Nullable String model) throws SQLException {
         begin.execute();
         try {
             bindSession(insertSession, id, source, model);
@@ -221,7 +222,7 @@ public final class RawJdbcStore implements RawStore {
     }
 
     /** Binds create_session's row (model only) to either engine's insert. */
-    static void bindSession(PreparedStatement insertSession, String id, String source, String model) throws SQLException {
+    static void bindSession(PreparedStatement insertSession, String id, String source, @Nullable String model) throws SQLException {
         insertSession.setString(1, id);
         insertSession.setString(2, source);
         insertSession.setString(3, null);
@@ -351,7 +352,7 @@ public final class RawJdbcStore implements RawStore {
     }
 
     /** JSON text, or NULL for null and empty values (SPEC section 1). */
-    private static String jsonOrNull(Object value) {
+    private static @Nullable String jsonOrNull(@Nullable Object value) {
         if (value == null || (value instanceof Collection<?> c && c.isEmpty()) || (value instanceof Map<?, ?> m && m.isEmpty())) {
             return null;
         }
@@ -362,7 +363,7 @@ public final class RawJdbcStore implements RawStore {
         }
     }
 
-    private static Object decodeOr(String json, Object fallback) {
+    private static @Nullable Object decodeOr(String json, @Nullable Object fallback) {
         try {
             return JSON.readValue(json, Object.class);
         } catch (JsonProcessingException e) {

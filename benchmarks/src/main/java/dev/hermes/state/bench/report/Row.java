@@ -2,6 +2,7 @@ package dev.hermes.state.bench.report;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One line of the result table, and (when it has a target) one entry of the result file's
@@ -9,7 +10,7 @@ import java.util.Map;
  * not be evaluated in this run ({@code note} says why).
  */
 public record Row(String workload, String measure, String ours, String raw, String ratio, String target,
-                  Boolean met, String note) {
+                  @Nullable Boolean met, @Nullable String note) {
 
     public static Row info(String workload, String measure, String ours) {
         return new Row(workload, measure, ours, "", "", "", null, null);

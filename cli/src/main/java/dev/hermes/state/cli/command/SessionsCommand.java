@@ -47,8 +47,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.Objects;
 
 import static dev.hermes.state.db.Tables.SESSIONS;
+import org.jspecify.annotations.Nullable;
 
 /** {@code sessions list|show|lineage|rename|rewind|restore|archive|unarchive|end|delete|prune|export}: the store's sessions. */
 @Command(mixinStandardHelpOptions = true, name = "sessions", description = "List, show, rename, rewind, restore, archive, end, delete, prune and export sessions.",
@@ -564,8 +566,9 @@ public final class SessionsCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new StateIOException("Cannot write the export" + (outFile == null ? "" : " to " + outFile) + ": " + e.getMessage(), e);
         } catch (UncheckedIOException e) {
+            IOException cause = Objects.requireNonNull(e.getCause()); // its constructors require one
             throw new StateIOException("Cannot write the export" + (outFile == null ? "" : " to " + outFile) + ": "
-                    + e.getCause().getMessage(), e.getCause());
+                    + cause.getMessage(), cause);
         } catch (OutputClosed closed) {
             return CommandContext.OK;
         }
@@ -588,7 +591,8 @@ public final class SessionsCommand implements Callable<Integer> {
     }
 
     /** One session (by reference), every session of a source, or a selection, each handed to {@code sink}. */
-    private void stream(StateRepository store, String reference, String source, SessionSelection selection,
+    private void stream(StateRepository store, @Nullable String reference, @Nullable String source,
+                        @Nullable SessionSelection selection,
                         java.util.function.Consumer<SessionExport> sink) {
         if (reference != null) {
             String id = SessionRefs.byIdOrTitle(store, reference);

@@ -137,7 +137,7 @@ public final class SessionView {
     }
 
     /** {@code name(arguments)} for each OpenAI-style tool call, or the JSON when it has another shape. */
-    static List<String> toolCalls(Object toolCalls) {
+    static List<String> toolCalls(@Nullable Object toolCalls) {
         List<String> calls = new ArrayList<>();
         if (toolCalls == null) {
             return calls;
