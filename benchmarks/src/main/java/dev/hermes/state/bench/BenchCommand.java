@@ -14,6 +14,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code hermes-state bench}: the W1-W9 workload of BENCHMARK.md with its raw-JDBC baseline, in a
@@ -38,11 +39,12 @@ public final class BenchCommand implements Callable<Integer> {
     private static final Path WORK_DIR = Path.of("target", "bench");
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    @SuppressWarnings("UnusedVariable") // set by picocli, which prints the help itself
     private boolean help;
 
     @Option(names = "--sessions", paramLabel = "S", description = "Sessions (default " + Workload.DEFAULT_SESSIONS
             + ", " + Workload.QUICK_SESSIONS + " with --quick).")
-    private Integer sessions;
+    private @Nullable Integer sessions;
 
     @Option(names = "--messages", paramLabel = "M", description = "Messages per session (default "
             + Workload.DEFAULT_MESSAGES + ").")
@@ -55,11 +57,11 @@ public final class BenchCommand implements Callable<Integer> {
             + "state.db in a fresh folder under target/bench), or a PostgreSQL server, postgresql://user:password@host:port/dbname"
             + " (or jdbc:postgresql://...): the store in a new schema (--schema), the raw baseline and the other stores of the"
             + " run in schemas named after it."})
-    private String db;
+    private @Nullable String db;
 
     @Option(names = "--schema", paramLabel = "NAME", description = "With a PostgreSQL --db: the main store's schema, which "
             + "must not exist yet (default: a fresh hermes_bench_<random>); the run's other schemas are NAME_<store>.")
-    private String schema;
+    private @Nullable String schema;
 
     @Option(names = "--schema-version", paramLabel = "6|17", description = "The schema version of the run's stores "
             + "(default ${DEFAULT-VALUE}; 6: the stores kept at 6, to compare with).")
@@ -71,7 +73,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--out", paramLabel = "FILE", description = "The JSON result file (default: chosen by the "
             + "benchmark under target/bench/).")
-    private Path out;
+    private @Nullable Path out;
 
     private final PrintStream stdout;
     private final PrintStream stderr;

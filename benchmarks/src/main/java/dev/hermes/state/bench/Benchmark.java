@@ -1,5 +1,6 @@
 package dev.hermes.state.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.hermes.state.HermesStateException;
@@ -54,6 +55,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The benchmark of issue 5: BENCHMARK.md's W1–W9 through the public {@link StateRepository} API, with
@@ -89,10 +91,10 @@ public final class Benchmark {
      * name); {@code keep} keeps the stores (files or schemas) after the run.
      */
     /** Where the run's stores go, and the schema version they are created at (6 or 17). */
-    public record Stores(String db, String schema, boolean keep, int schemaVersion) {
+    public record Stores(@Nullable String db, @Nullable String schema, boolean keep, int schemaVersion) {
         public static final Stores NEW_FILE = new Stores(null, null, false);
 
-        public Stores(String db, String schema, boolean keep) {
+        public Stores(@Nullable String db, @Nullable String schema, boolean keep) {
             this(db, schema, keep, StateRepository.DEFAULT_SCHEMA_VERSION);
         }
 
@@ -108,7 +110,7 @@ public final class Benchmark {
     private final Extent extent;
     private final PrintStream progress;
     private long lastStep;
-    private String currentStep;
+    private @Nullable String currentStep;
 
     private Benchmark(Path runDir, RunDatabases databases, int sessions, int messagesPerSession, Extent extent,
                       PrintStream progress) {
@@ -133,23 +135,23 @@ public final class Benchmark {
      * reported, not failures); 1 when the data check or a correctness check failed or the run broke;
      * 2 for invalid arguments
      */
-    public static int run(Path workDir, int sessions, int messagesPerSession, Path resultFile, PrintStream out,
+    public static int run(Path workDir, int sessions, int messagesPerSession, @Nullable Path resultFile, PrintStream out,
                           PrintStream err) {
         return run(workDir, Stores.NEW_FILE, sessions, messagesPerSession, resultFile, out, err, Extent.FULL);
     }
 
     /** As {@link #run(Path, int, int, Path, PrintStream, PrintStream)}, with the stores where {@code stores} says. */
-    public static int run(Path workDir, Stores stores, int sessions, int messagesPerSession, Path resultFile,
+    public static int run(Path workDir, Stores stores, int sessions, int messagesPerSession, @Nullable Path resultFile,
                           PrintStream out, PrintStream err) {
         return run(workDir, stores, sessions, messagesPerSession, resultFile, out, err, Extent.FULL);
     }
 
-    static int run(Path workDir, int sessions, int messagesPerSession, Path resultFile, PrintStream out,
+    static int run(Path workDir, int sessions, int messagesPerSession, @Nullable Path resultFile, PrintStream out,
                    PrintStream err, Extent extent) {
         return run(workDir, Stores.NEW_FILE, sessions, messagesPerSession, resultFile, out, err, extent);
     }
 
-    static int run(Path workDir, Stores stores, int sessions, int messagesPerSession, Path resultFile, PrintStream out,
+    static int run(Path workDir, Stores stores, int sessions, int messagesPerSession, @Nullable Path resultFile, PrintStream out,
                    PrintStream err, Extent extent) {
         if (sessions < Workload.MIN_SESSIONS || messagesPerSession < 1) {
             err.println("bench: --sessions must be at least " + Workload.MIN_SESSIONS + " and --messages at least 1"
@@ -171,7 +173,7 @@ public final class Benchmark {
         boolean keep = stores.keep() || Boolean.getBoolean("hermes.bench.keep");
         try {
             if (stores.postgres()) {
-                databases = PostgresDatabases.open(stores.db(), stores.schema(), keep, stores.schemaVersion(), err);
+                databases = PostgresDatabases.open(Objects.requireNonNull(stores.db()), stores.schema(), keep, stores.schemaVersion(), err);
             }
             Files.createDirectories(workDir);
             runDir = Files.createTempDirectory(workDir, "bench-run-");
@@ -216,7 +218,7 @@ public final class Benchmark {
         }
     }
 
-    private static String during(Benchmark benchmark) {
+    private static String during(@Nullable Benchmark benchmark) {
         return benchmark == null || benchmark.currentStep == null ? "" : " during '" + benchmark.currentStep + "'";
     }
 
@@ -512,7 +514,7 @@ public final class Benchmark {
         Map<String, Object> search = new LinkedHashMap<>(r.rawW2().toJson());
         Map<String, Object> searchRatios = new LinkedHashMap<>();
         r.w2().pass2().forEach((category, latencies) -> searchRatios.put(category.key(),
-                Report.round(latencies.p50Ms() / r.rawW2().pass2().get(category).p50Ms())));
+                Report.round(latencies.p50Ms() / Objects.requireNonNull(r.rawW2().pass2().get(category)).p50Ms())));
         search.put("ratio_p50", searchRatios);
         search.put("queries_with_different_hits", r.w2QueriesWithDifferentHits());
         baseline.put("W2_search", search);
@@ -588,17 +590,21 @@ public final class Benchmark {
                     .sorted(Comparator.comparing(Benchmark::modified).reversed()).toList();
             ObjectMapper mapper = new ObjectMapper();
             for (Path candidate : candidates) {
-                Map<?, ?> json = mapper.readValue(candidate.toFile(), Map.class);
-                Map<?, ?> params = (Map<?, ?>) json.get("params");
-                Map<?, ?> w3 = (Map<?, ?>) json.get("W3_list");
-                if (params == null || w3 == null || !Objects.equals(((Number) params.get("sessions")).intValue(), 500)
-                        || ((Number) params.get("messages_per_session")).intValue() != messagesPerSession) {
+                JsonNode json = mapper.readTree(candidate.toFile());
+                JsonNode params = json.path("params");
+                JsonNode w3 = json.path("W3_list");
+                if (!w3.isObject() || params.path("sessions").asInt(-1) != 500
+                        || params.path("messages_per_session").asInt(-1) != messagesPerSession) {
                     continue;
                 }
-                Map<?, ?> rich = (Map<?, ?>) w3.get("list_sessions_rich");
+                JsonNode rich = w3.path("list_sessions_rich");
                 List<Double> p50s = new ArrayList<>();
-                for (Object offset : (List<?>) w3.get("offsets")) {
-                    p50s.add(((Number) ((Map<?, ?>) rich.get(String.valueOf(offset))).get("p50_ms")).doubleValue());
+                for (JsonNode offset : w3.path("offsets")) {
+                    JsonNode p50 = rich.path(offset.asText()).path("p50_ms");
+                    if (!p50.isNumber()) {
+                        throw new IllegalStateException("no list_sessions_rich p50_ms at offset " + offset.asText());
+                    }
+                    p50s.add(p50.asDouble());
                 }
                 return new RunResults.W3Reference(candidate, p50s, null);
             }

@@ -17,6 +17,7 @@ import dev.hermes.state.serve.StateServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import org.jspecify.annotations.Nullable;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -55,6 +56,7 @@ final class ServeBenchCommand implements Callable<Integer> {
     private static final int BIG_MESSAGES = 2000;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    @SuppressWarnings("UnusedVariable") // set by picocli, which prints the help itself
     private boolean help;
 
     @Option(names = "--sessions", paramLabel = "S", description = "Sessions (default " + Workload.DEFAULT_SESSIONS + ").")
@@ -164,7 +166,7 @@ final class ServeBenchCommand implements Callable<Integer> {
         }
     }
 
-    private void time(Connection c, String name, String sql, String arg) throws Exception {
+    private void time(Connection c, String name, String sql, @Nullable String arg) throws Exception {
         long[] times = new long[requests];
         int rows = 0;
         try (PreparedStatement statement = c.prepareStatement(sql)) {

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code hermes-state bench writers}: the writer-scaling run ({@link WriterScaling}) on each target
@@ -29,6 +30,7 @@ import java.util.concurrent.Callable;
         "Without --db the store is a new SQLite file in a fresh folder under target/bench (deleted at the end)."})
 final class WritersCommand implements Callable<Integer> {
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    @SuppressWarnings("UnusedVariable") // set by picocli, which prints the help itself
     private boolean help;
 
     @Option(names = "--db", paramLabel = "TARGET", description = "A store to run on: a SQLite file (created when missing), "
@@ -41,7 +43,7 @@ final class WritersCommand implements Callable<Integer> {
 
     @Option(names = "--out", paramLabel = "FILE", description = "The JSON result file (default "
             + "target/bench/hermes-writers.json).")
-    private Path out;
+    private @Nullable Path out;
 
     private final Path workDir;
     private final PrintStream stdout;

@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@code hermes-state} command: the global options, the subcommands, and the rules every
@@ -129,7 +130,7 @@ public final class HermesStateCli extends CommandContext implements Callable<Int
      * value), or null when there is none or it is not a known command: then every command is
      * registered, for the usage help and picocli's suggestions.
      */
-    static String commandName(String[] args) {
+    static @Nullable String commandName(String[] args) {
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if (OPTIONS_WITH_VALUE.contains(arg)) {
@@ -166,7 +167,7 @@ public final class HermesStateCli extends CommandContext implements Callable<Int
     }
 
     /** The first word after the command's own name that is neither an option nor an option's value; else null. */
-    private static String methodName(String[] args, String command) {
+    private static @Nullable String methodName(String[] args, String command) {
         boolean afterCommand = false;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -182,7 +183,7 @@ public final class HermesStateCli extends CommandContext implements Callable<Int
         return null;
     }
 
-    private static boolean isNamed(Command command, String name) {
+    private static boolean isNamed(Command command, @Nullable String name) {
         return name != null && (name.equals(command.name()) || Arrays.asList(command.aliases()).contains(name));
     }
 
@@ -198,11 +199,11 @@ public final class HermesStateCli extends CommandContext implements Callable<Int
         out.flush();
         String message;
         if (failure instanceof SchemaTooNewException tooNew) {
-            message = tooNew.getMessage().replaceFirst("\\.?$", "") + " (--read-only).";
+            message = String.valueOf(tooNew.getMessage()).replaceFirst("\\.?$", "") + " (--read-only).";
         } else if (failure instanceof HermesStateException typed) {
             message = typed.getMessage();
         } else if (failure instanceof UncheckedIOException io) {
-            message = "I/O error: " + io.getCause().getMessage();
+            message = "I/O error: " + (io.getCause() != null ? io.getCause().getMessage() : io.getMessage());
         } else {
             message = "internal error (" + failure.getClass().getSimpleName() + "): " + failure.getMessage()
                     + " (set " + DEBUG_ENV + "=1 for details)";
@@ -215,7 +216,7 @@ public final class HermesStateCli extends CommandContext implements Callable<Int
         return USER_ERROR;
     }
 
-    private static String oneLine(String message) {
+    private static String oneLine(@Nullable String message) {
         return String.valueOf(message).replaceAll("\\s*[\\r\\n]+\\s*", " ").strip();
     }
 }

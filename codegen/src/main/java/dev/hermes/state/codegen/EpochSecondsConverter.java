@@ -3,6 +3,7 @@ package dev.hermes.state.codegen;
 import org.jooq.impl.AbstractConverter;
 
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Maps the store's timestamps, Unix epoch seconds as a double (what Python's {@code time.time()}
@@ -17,7 +18,7 @@ public final class EpochSecondsConverter extends AbstractConverter<Double, Insta
     }
 
     @Override
-    public Instant from(Double epochSeconds) {
+    public @Nullable Instant from(@Nullable Double epochSeconds) {
         if (epochSeconds == null) {
             return null;
         }
@@ -27,7 +28,7 @@ public final class EpochSecondsConverter extends AbstractConverter<Double, Insta
     }
 
     @Override
-    public Double to(Instant instant) {
+    public @Nullable Double to(@Nullable Instant instant) {
         if (instant == null) {
             return null;
         }

@@ -1,6 +1,7 @@
 package dev.hermes.state.codegen;
 
 import org.jooq.impl.AbstractConverter;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Maps the store's 0/1 flags (INTEGER on SQLite, bigint on PostgreSQL: the agent writes integers) to
@@ -13,12 +14,12 @@ public final class FlagConverter extends AbstractConverter<Long, Boolean> {
     }
 
     @Override
-    public Boolean from(Long stored) {
+    public @Nullable Boolean from(@Nullable Long stored) {
         return stored == null ? null : stored != 0;
     }
 
     @Override
-    public Long to(Boolean flag) {
+    public @Nullable Long to(@Nullable Boolean flag) {
         return flag == null ? null : flag ? 1L : 0L;
     }
 }

@@ -102,6 +102,7 @@ public final class SchemaDefinitions {
     }
 
     /** The statements of one changelog file: each changeset's text without its comment lines. */
+    @SuppressWarnings("StringSplitter") // dropping the trailing blank lines of a statement is what we want
     private static List<String> statements(String file) {
         String text = read(Changelog.RESOURCE_FOLDER + file);
         List<String> statements = new ArrayList<>();

@@ -29,7 +29,7 @@ final class Params {
     static Params parse(@Nullable String rawQuery) {
         Map<String, List<String>> values = new LinkedHashMap<>();
         if (rawQuery != null && !rawQuery.isEmpty()) {
-            for (String pair : rawQuery.split("&")) {
+            for (String pair : rawQuery.split("&", -1)) {
                 if (pair.isEmpty()) {
                     continue;
                 }
@@ -119,7 +119,7 @@ final class Params {
         String value = text(name);
         List<String> items = new ArrayList<>();
         if (value != null) {
-            for (String item : value.split(",")) {
+            for (String item : value.split(",", -1)) {
                 if (!item.isBlank()) {
                     items.add(item.strip());
                 }

@@ -315,7 +315,7 @@ public final class StateServer implements AutoCloseable {
         List<String> cookies = exchange.getRequestHeaders().get("Cookie");
         if (cookies != null) {
             for (String header : cookies) {
-                for (String cookie : header.split(";")) {
+                for (String cookie : header.split(";", -1)) {
                     String c = cookie.strip();
                     if (c.startsWith(TOKEN_COOKIE + "=") && matches(c.substring(TOKEN_COOKIE.length() + 1), token)) {
                         return true;
@@ -334,7 +334,7 @@ public final class StateServer implements AutoCloseable {
         String query = uri.getRawQuery();
         StringBuilder kept = new StringBuilder();
         if (query != null) {
-            for (String pair : query.split("&")) {
+            for (String pair : query.split("&", -1)) {
                 if (!pair.startsWith("token=") && !pair.equals("token") && !pair.isEmpty()) {
                     kept.append(kept.length() == 0 ? "?" : "&").append(pair);
                 }

@@ -2,6 +2,7 @@ package dev.hermes.state.springboot;
 
 import dev.hermes.state.core.StateRepository;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.jspecify.annotations.Nullable;
 
 /** The Hermes store of a Spring Boot application: {@code hermes.state.*}. */
 @ConfigurationProperties("hermes.state")
@@ -11,10 +12,10 @@ public class HermesStateProperties {
      * URL (postgresql://user:password@host:port/db or jdbc:postgresql://...). Default: $HERMES_HOME/state.db,
      * else ~/.hermes/state.db, the file the Python agent uses.
      */
-    private String db;
+    private @Nullable String db;
 
     /** The schema of a PostgreSQL store (default "hermes"); several stores can share a database. */
-    private String schema;
+    private @Nullable String schema;
 
     /** Open the store read-only: nothing is ever written (files newer than version 17 are readable). */
     private boolean readOnly = false;
@@ -35,19 +36,19 @@ public class HermesStateProperties {
 
     private final Langchain4j langchain4j = new Langchain4j();
 
-    public String getSchema() {
+    public @Nullable String getSchema() {
         return schema;
     }
 
-    public void setSchema(String schema) {
+    public void setSchema(@Nullable String schema) {
         this.schema = schema;
     }
 
-    public String getDb() {
+    public @Nullable String getDb() {
         return db;
     }
 
-    public void setDb(String db) {
+    public void setDb(@Nullable String db) {
         this.db = db;
     }
 

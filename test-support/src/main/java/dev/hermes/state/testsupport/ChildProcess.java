@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A running {@link Command}. Its stdout and stderr go to files, not pipes: everything it wrote
@@ -31,11 +32,11 @@ public final class ChildProcess implements AutoCloseable {
     private final Process process;
     private final Path stdout;
     private final Path stderr;
-    private final Path stdinFile;
-    private Writer stdin;
+    private final @Nullable Path stdinFile;
+    private @Nullable Writer stdin;
     private int linesRead;
 
-    private ChildProcess(String command, Process process, Path stdout, Path stderr, Path stdinFile) {
+    private ChildProcess(String command, Process process, Path stdout, Path stderr, @Nullable Path stdinFile) {
         this.command = command;
         this.process = process;
         this.stdout = stdout;
@@ -124,7 +125,7 @@ public final class ChildProcess implements AutoCloseable {
      * The next complete stdout line this method has not returned yet, waiting for it; null when the
      * child ended without writing one (end of output). An AssertionError when the time runs out.
      */
-    public String nextLine(Duration timeout) {
+    public @Nullable String nextLine(Duration timeout) {
         if (!awaitLines(linesRead + 1, timeout)) {
             if (process.isAlive()) {
                 throw new AssertionError("no line " + (linesRead + 1) + " within " + timeout + ": " + transcript());
@@ -228,7 +229,7 @@ public final class ChildProcess implements AutoCloseable {
         return new AssertionError("interrupted while waiting for a child process", e);
     }
 
-    private static void deleteQuietly(Path... files) {
+    private static void deleteQuietly(@Nullable Path... files) {
         for (Path file : files) {
             if (file != null) {
                 new File(file.toString()).delete();

@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A program for a test to run as a separate process: a main class of the test's own class path in
@@ -18,10 +19,10 @@ public final class Command {
     private final List<String> argv;
     /** Variables to set; a null value removes the variable the child would inherit. */
     private final Map<String, String> environment;
-    private final Path directory;
-    private final String stdin;
+    private final @Nullable Path directory;
+    private final @Nullable String stdin;
 
-    private Command(List<String> argv, Map<String, String> environment, Path directory, String stdin) {
+    private Command(List<String> argv, Map<String, String> environment, @Nullable Path directory, @Nullable String stdin) {
         this.argv = List.copyOf(argv);
         this.environment = Collections.unmodifiableMap(new LinkedHashMap<>(environment));
         this.directory = directory;
@@ -86,7 +87,7 @@ public final class Command {
     }
 
     /** The same command with {@code name=value} in its environment. */
-    public Command withEnv(String name, String value) {
+    public Command withEnv(String name, @Nullable String value) {
         Map<String, String> changed = new LinkedHashMap<>(environment);
         changed.put(name, value);
         return new Command(argv, changed, directory, stdin);
@@ -131,11 +132,11 @@ public final class Command {
         return environment;
     }
 
-    Path directory() {
+    @Nullable Path directory() {
         return directory;
     }
 
-    String stdin() {
+    @Nullable String stdin() {
         return stdin;
     }
 

@@ -3,6 +3,7 @@ package dev.hermes.state.testsupport;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a test needs of the machine beyond a JDK and Maven (a PostgreSQL server, python3, inotify, a way
@@ -25,7 +26,7 @@ public final class MachineRequirement {
      *
      * @param missing what is missing, e.g. "python3 with sqlite3 is not installed"
      */
-    public static void require(boolean met, String missing) {
+    public static void require(boolean met, @Nullable String missing) {
         if (met) {
             return;
         }
@@ -40,7 +41,7 @@ public final class MachineRequirement {
      * set-up runs: disabled with the reason when missing off CI; enabled otherwise (on CI the test then
      * fails in its set-up, through {@link #require}).
      */
-    public static ConditionEvaluationResult condition(String missing) {
+    public static ConditionEvaluationResult condition(@Nullable String missing) {
         if (missing == null) {
             return ConditionEvaluationResult.enabled("available");
         }

@@ -17,6 +17,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HexFormat;
 import java.util.Properties;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A schema of its own on the test PostgreSQL server for every test, dropped with everything in it
@@ -34,11 +35,11 @@ public final class PostgresTestSchema implements ExecutionCondition, BeforeEachC
     public static final String URL_VARIABLE = "HERMES_TEST_PG_URL";
     private static final SecureRandom RANDOM = new SecureRandom();
     /** The server's answer to the first test that asked, for all tests of the JVM: null when it answered. */
-    private static String unavailable;
+    private static @Nullable String unavailable;
     private static boolean checked;
 
-    private URI url;
-    private String schema;
+    private @Nullable URI url;
+    private @Nullable String schema;
 
     @Override
     public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
@@ -79,41 +80,41 @@ public final class PostgresTestSchema implements ExecutionCondition, BeforeEachC
 
     /** A schema name nobody uses yet (not created: migrating creates it); dropped after the test. */
     public String schema() {
-        return schema;
+        return picked(schema);
     }
 
     /** The server's URL in libpq form, password included, as an application would be given it. */
     public String url() {
-        return url.toString();
+        return picked(url).toString();
     }
 
     /** The test role's password: what no message may show. */
     public String password() {
-        String userInfo = url.getUserInfo();
+        String userInfo = picked(url).getUserInfo();
         return userInfo == null || !userInfo.contains(":") ? "" : userInfo.substring(userInfo.indexOf(':') + 1);
     }
 
     /** The same server in JDBC form, without credentials. */
     public String jdbcUrl() {
-        return jdbcUrl(url);
+        return jdbcUrl(picked(url));
     }
 
     /** A plain JDBC connection as the test role, in the server's default schema. */
     public Connection connect() throws SQLException {
-        return DriverManager.getConnection(jdbcUrl(), login(url));
+        return DriverManager.getConnection(jdbcUrl(), login(picked(url)));
     }
 
     /**
      * Why the PostgreSQL tests cannot run here, with how to run them; null when the server answers.
      * Asked of the server once per JVM.
      */
-    public static String missing() {
+    public static @Nullable String missing() {
         String problem = checkServer();
         return problem == null ? null
                 : "no PostgreSQL server for the tests: " + problem + ". To run them: eval \"$(.ci/postgres)\" (see README.md)";
     }
 
-    private static synchronized String checkServer() {
+    private static synchronized @Nullable String checkServer() {
         if (!checked) {
             checked = true;
             String text = System.getProperty("hermes.test.pg.url", System.getenv(URL_VARIABLE));
@@ -147,6 +148,14 @@ public final class PostgresTestSchema implements ExecutionCondition, BeforeEachC
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException(URL_VARIABLE + " is not of the form postgresql://user:password@host:port/dbname");
         }
+    }
+
+    /** A value beforeEach sets: the schema's accessors are for the test body. */
+    private static <T> T picked(@Nullable T value) {
+        if (value == null) {
+            throw new IllegalStateException("the PostgreSQL test schema is used before its test started");
+        }
+        return value;
     }
 
     private static String jdbcUrl(URI url) {

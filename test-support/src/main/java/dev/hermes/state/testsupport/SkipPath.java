@@ -65,7 +65,7 @@ public final class SkipPath {
                 .withEnv("PATH", jdkPrograms)
                 .run(Duration.ofMinutes(10));
         List<Outcome> outcomes = new ArrayList<>();
-        for (String line : run.stdout().split("\n")) {
+        for (String line : run.stdout().split("\n", -1)) {
             if (line.startsWith(LINE)) {
                 String[] fields = line.substring(LINE.length()).split("\t", -1);
                 outcomes.add(new Outcome(fields[0].equals("test"), fields[1], fields[2], fields[3], fields[4]));

@@ -1,5 +1,6 @@
 package dev.hermes.state.bench.data;
 
+import org.jspecify.annotations.Nullable;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -37,7 +38,7 @@ public record ChainPlan(String prefix, int depth, List<String> contents) {
     }
 
     /** The hop index of an id of this chain, or -1 for any other id. */
-    public int hopOf(String id) {
+    public int hopOf(@Nullable String id) {
         if (id == null || !id.startsWith(prefix + "-")) {
             return -1;
         }

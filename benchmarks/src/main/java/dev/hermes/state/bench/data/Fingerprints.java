@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The data fingerprints of BENCHMARK.md section 1.8 (and the W4 ids of its W4 section): the generator
@@ -27,6 +28,7 @@ public final class Fingerprints {
             + "covoun stouhain";
 
     /** The expected values of one standard size (M = 40). */
+    @SuppressWarnings("ArrayRecordComponent") // published constants, compared with Arrays.toString
     public record SizeFingerprint(int sessions, String contentSha256, long contentCharacters, int toolCalls,
                                   int[] quasarOrdinals, List<String> firstReadIds) {
     }
@@ -46,7 +48,7 @@ public final class Fingerprints {
     }
 
     /** The published fingerprint of a size, or null when BENCHMARK.md publishes none (sizes other than 500/5000 × 40). */
-    public static SizeFingerprint published(int sessions, int messagesPerSession) {
+    public static @Nullable SizeFingerprint published(int sessions, int messagesPerSession) {
         if (messagesPerSession != Workload.DEFAULT_MESSAGES) {
             return null;
         }
@@ -89,7 +91,7 @@ public final class Fingerprints {
         return problems;
     }
 
-    private static void expect(List<String> problems, String what, Object expected, Object actual) {
+    private static void expect(List<String> problems, String what, Object expected, @Nullable Object actual) {
         if (!expected.equals(actual)) {
             problems.add(what + ": expected " + expected + " but generated " + actual);
         }

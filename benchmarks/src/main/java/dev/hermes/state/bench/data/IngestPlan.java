@@ -11,6 +11,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The W1 ingest, generated in full before it is timed: the create_session and append_message calls
@@ -159,7 +160,7 @@ public final class IngestPlan {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             for (Append append : appends) {
-                digest.update(append.message().text().getBytes(StandardCharsets.UTF_8));
+                digest.update(Objects.requireNonNull(append.message().text()).getBytes(StandardCharsets.UTF_8));
                 digest.update((byte) '\n');
             }
             return HexFormat.of().formatHex(digest.digest());
@@ -172,7 +173,7 @@ public final class IngestPlan {
     public long totalContentCharacters() {
         long total = 0;
         for (Append append : appends) {
-            total += append.message().text().length();
+            total += Objects.requireNonNull(append.message().text()).length();
         }
         return total;
     }

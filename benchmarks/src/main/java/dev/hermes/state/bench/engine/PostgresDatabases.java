@@ -23,6 +23,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The run's databases as schemas of one PostgreSQL database: the main store in the base schema (a
@@ -58,7 +59,7 @@ public final class PostgresDatabases implements RunDatabases {
      *
      * @throws InvalidArgumentException a bad URL or schema name, or a schema that exists already
      */
-    public static PostgresDatabases open(String url, String schema, boolean keep, int schemaVersion, PrintStream progress) {
+    public static PostgresDatabases open(String url, @Nullable String schema, boolean keep, int schemaVersion, PrintStream progress) {
         String base = schema != null ? schema : "hermes_bench_" + HexFormat.of().formatHex(RANDOM.generateSeed(4));
         PostgresLocation server = PostgresLocation.parse(url).withSchema(base);
         PostgresDatabases databases = new PostgresDatabases(url, server, base, keep, schemaVersion, progress);

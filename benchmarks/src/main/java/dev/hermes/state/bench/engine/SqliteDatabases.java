@@ -19,6 +19,7 @@ import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The run's databases as SQLite files {@code <place>.db} in the run's folder (which the benchmark
@@ -26,14 +27,14 @@ import java.util.Map;
  */
 public final class SqliteDatabases implements RunDatabases {
     private final Path folder;
-    private final Path mainFile;
+    private final @Nullable Path mainFile;
     private final int schemaVersion;
 
     /**
      * {@code mainFile}: the main store's file, null for {@code state.db} in {@code folder};
      * {@code schemaVersion}: what every store of the run is created at (6 or 17).
      */
-    public SqliteDatabases(Path folder, Path mainFile, int schemaVersion) {
+    public SqliteDatabases(Path folder, @Nullable Path mainFile, int schemaVersion) {
         this.folder = folder;
         this.mainFile = mainFile;
         this.schemaVersion = schemaVersion;

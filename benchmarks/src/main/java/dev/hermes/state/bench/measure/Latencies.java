@@ -3,6 +3,7 @@ package dev.hermes.state.bench.measure;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Call durations in nanoseconds with BENCHMARK.md's nearest-rank percentiles: sort ascending,
@@ -12,7 +13,7 @@ import java.util.Map;
 public final class Latencies {
     private long[] nanos;
     private int count;
-    private long[] sorted;
+    private long @Nullable [] sorted;
 
     public Latencies() {
         this(64);

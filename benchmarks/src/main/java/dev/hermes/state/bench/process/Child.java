@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A child process whose stdout lines are read by a daemon thread and time-stamped on arrival
@@ -20,8 +21,8 @@ import java.util.concurrent.TimeUnit;
  * when each line came. Stderr goes to a file, shown when something fails.
  */
 public final class Child implements AutoCloseable {
-    /** A line of the child's stdout and when the parent received it; {@code text} null = end of output. */
-    public record Line(String text, long receivedNanos) {
+    /** A line of the child's stdout and when the parent received it, or the end of its output (text empty). */
+    public record Line(String text, long receivedNanos, boolean endOfOutput) {
     }
 
     private final Process process;
@@ -56,7 +57,7 @@ public final class Child implements AutoCloseable {
         return spawnNanos;
     }
 
-    /** The next stdout line, or an end-of-output line (text null); fails after {@code timeout}. */
+    /** The next stdout line, or the end-of-output line; fails after {@code timeout}. */
     public Line nextLine(Duration timeout) throws InterruptedException {
         Line line = lines.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
         if (line == null) {
@@ -69,7 +70,7 @@ public final class Child implements AutoCloseable {
     public Line awaitLine(String prefix, Duration timeout) throws InterruptedException {
         while (true) {
             Line line = nextLine(timeout);
-            if (line.text() == null) {
+            if (line.endOfOutput()) {
                 throw new IllegalStateException("child " + process.pid() + " ended without printing " + prefix.trim()
                         + exitDescription() + stderrTail());
             }
@@ -129,11 +130,11 @@ public final class Child implements AutoCloseable {
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String text;
             while ((text = reader.readLine()) != null) {
-                lines.add(new Line(text, System.nanoTime()));
+                lines.add(new Line(text, System.nanoTime(), false));
             }
         } catch (IOException ignored) {
             // the process died: the end-of-output line below tells the waiting parent
         }
-        lines.add(new Line(null, System.nanoTime()));
+        lines.add(new Line("", System.nanoTime(), true));
     }
 }

@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Keeps PostgreSQL passwords off the benchmark's child command lines, which every user of the machine
@@ -60,7 +61,7 @@ final class ChildLogin {
     }
 
     /** The URL without its password and the password file's line for it; null when it has no password. */
-    private static Login login(String target) {
+    private static @Nullable Login login(String target) {
         String url = target;
         String schema = null;
         Matcher parameter = SCHEMA_PARAMETER.matcher(target);
@@ -113,7 +114,7 @@ final class ChildLogin {
         StringBuilder encoded = new StringBuilder();
         for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
             char c = (char) (b & 0xff);
-            if (c < 128 && Character.isLetterOrDigit(c) || "-._~".indexOf(c) >= 0) {
+            if ((c < 128 && Character.isLetterOrDigit(c)) || "-._~".indexOf(c) >= 0) {
                 encoded.append(c);
             } else {
                 encoded.append('%').append(String.format("%02X", b & 0xff));

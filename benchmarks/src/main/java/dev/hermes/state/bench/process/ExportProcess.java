@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * W6's child (started with {@code -Xmx64m}): opens the store (a file or a schema, see {@link StoreTarget}), streams {@code export_all()} into a JSONL
@@ -143,7 +144,7 @@ public final class ExportProcess {
     }
 
     /** Epoch seconds as a float, like the file stores them. */
-    private static void writeTime(JsonGenerator json, String field, Instant time) throws IOException {
+    private static void writeTime(JsonGenerator json, String field, @Nullable Instant time) throws IOException {
         if (time == null) {
             json.writeNullField(field);
         } else {
@@ -151,7 +152,7 @@ public final class ExportProcess {
         }
     }
 
-    private static void writeNumber(JsonGenerator json, String field, Number value) throws IOException {
+    private static void writeNumber(JsonGenerator json, String field, @Nullable Number value) throws IOException {
         if (value == null) {
             json.writeNullField(field);
         } else if (value instanceof Double d) {

@@ -23,7 +23,7 @@ public final class ProcStatus {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
                 if (line.startsWith(field)) {
-                    String[] parts = line.substring(field.length()).trim().split("\\s+");
+                    String[] parts = line.substring(field.length()).trim().split("\\s+", -1);
                     return Long.parseLong(parts[0]) / 1024.0;
                 }
             }

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The raw-JDBC baseline on PostgreSQL: the operations of {@link RawJdbcStore} hand-written on one
@@ -88,7 +89,7 @@ public final class PostgresRawStore implements RawStore {
     }
 
     @Override
-    public void createSession(String id, String source, String model) throws SQLException {
+    public void createSession(String id, String source, @Nullable String model) throws SQLException {
         try {
             RawJdbcStore.bindSession(insertSession, id, source, model);
             insertSession.executeUpdate();

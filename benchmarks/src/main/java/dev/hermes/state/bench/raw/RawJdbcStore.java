@@ -18,6 +18,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The raw-JDBC baseline: the same SQL the store has to run, hand-written on one plain sqlite-jdbc
@@ -128,7 +129,8 @@ public final class RawJdbcStore implements RawStore {
     }
 
     /** create_session with model only, in its own transaction. */
-    public void createSession(String id, String source, String model) throws SQLException {
+    @Override
+    public void createSession(String id, String source, @Nullable String model) throws SQLException {
         begin.execute();
         try {
             bindSession(insertSession, id, source, model);
@@ -141,6 +143,7 @@ public final class RawJdbcStore implements RawStore {
     }
 
     /** append_message: insert + counter update in one BEGIN IMMEDIATE transaction; returns the new id. */
+    @Override
     public long appendMessage(String sessionId, NewMessage message) throws SQLException {
         begin.execute();
         try {
@@ -160,6 +163,7 @@ public final class RawJdbcStore implements RawStore {
     }
 
     /** Many messages of one session as one JDBC batch, one counter update, one transaction. */
+    @Override
     public void appendBatch(String sessionId, List<NewMessage> messages) throws SQLException {
         begin.execute();
         try {
@@ -185,6 +189,7 @@ public final class RawJdbcStore implements RawStore {
     }
 
     /** search_messages(query, limit) with default filters: hits with snippet and context, one statement. */
+    @Override
     public List<Hit> search(String query, int limit) throws SQLException {
         List<Hit> hits = new ArrayList<>(limit);
         search.setString(1, query);
@@ -217,7 +222,7 @@ public final class RawJdbcStore implements RawStore {
     }
 
     /** Binds create_session's row (model only) to either engine's insert. */
-    static void bindSession(PreparedStatement insertSession, String id, String source, String model) throws SQLException {
+    static void bindSession(PreparedStatement insertSession, String id, String source, @Nullable String model) throws SQLException {
         insertSession.setString(1, id);
         insertSession.setString(2, source);
         insertSession.setString(3, null);
@@ -229,6 +234,7 @@ public final class RawJdbcStore implements RawStore {
     }
 
     /** get_messages_as_conversation: the OpenAI chat shape, tool_calls decoded from JSON. */
+    @Override
     public List<Map<String, Object>> conversation(String sessionId) throws SQLException {
         return conversation(conversation, sessionId);
     }
@@ -292,6 +298,7 @@ public final class RawJdbcStore implements RawStore {
         connection.close();
     }
 
+    @SuppressWarnings("try")
     private void commit() throws SQLException {
         commit.execute();
         if (checkpointEvery > 0 && ++commitsSinceCheckpoint >= checkpointEvery) {
@@ -345,8 +352,8 @@ public final class RawJdbcStore implements RawStore {
     }
 
     /** JSON text, or NULL for null and empty values (SPEC section 1). */
-    private static String jsonOrNull(Object value) {
-        if (value == null || value instanceof Collection<?> c && c.isEmpty() || value instanceof Map<?, ?> m && m.isEmpty()) {
+    private static @Nullable String jsonOrNull(@Nullable Object value) {
+        if (value == null || (value instanceof Collection<?> c && c.isEmpty()) || (value instanceof Map<?, ?> m && m.isEmpty())) {
             return null;
         }
         try {
@@ -356,7 +363,7 @@ public final class RawJdbcStore implements RawStore {
         }
     }
 
-    private static Object decodeOr(String json, Object fallback) {
+    private static @Nullable Object decodeOr(String json, @Nullable Object fallback) {
         try {
             return JSON.readValue(json, Object.class);
         } catch (JsonProcessingException e) {
@@ -390,6 +397,6 @@ public final class RawJdbcStore implements RawStore {
     /** Epoch seconds with microseconds, like Python's time.time(). */
     static double now() {
         Instant now = Instant.now();
-        return now.getEpochSecond() + (now.getNano() / 1000) / 1_000_000.0;
+        return now.getEpochSecond() + Math.floorDiv(now.getNano(), 1000) / 1_000_000.0;
     }
 }

@@ -5,6 +5,7 @@ import dev.hermes.state.core.model.NewMessage;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The raw-JDBC baseline's operations, whatever the engine: the only part of the benchmark whose SQL
@@ -13,7 +14,7 @@ import java.util.Map;
  */
 public interface RawStore extends AutoCloseable {
     /** create_session with model only, in its own transaction. */
-    void createSession(String id, String source, String model) throws SQLException;
+    void createSession(String id, String source, @Nullable String model) throws SQLException;
 
     /** append_message: insert + counter update in one transaction; returns the new id. */
     long appendMessage(String sessionId, NewMessage message) throws SQLException;

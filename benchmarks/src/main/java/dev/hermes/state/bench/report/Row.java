@@ -2,14 +2,15 @@ package dev.hermes.state.bench.report;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One line of the result table, and (when it has a target) one entry of the result file's
- * {@code targets} section. {@code met} is null for a line without a target or a target that could
+ * "targets" section. {@code met} is null for a line without a target or a target that could
  * not be evaluated in this run ({@code note} says why).
  */
 public record Row(String workload, String measure, String ours, String raw, String ratio, String target,
-                  Boolean met, String note) {
+                  @Nullable Boolean met, @Nullable String note) {
 
     public static Row info(String workload, String measure, String ours) {
         return new Row(workload, measure, ours, "", "", "", null, null);

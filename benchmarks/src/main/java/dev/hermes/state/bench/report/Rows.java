@@ -10,6 +10,8 @@ import dev.hermes.state.bench.workload.W9Concurrency;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Locale;
 
 /**
@@ -67,12 +69,12 @@ public final class Rows {
 
     private static void search(RunResults r, List<Row> rows) {
         for (Category category : Category.values()) {
-            double ours = r.w2().pass2().get(category).p50Ms();
-            double raw = r.rawW2().pass2().get(category).p50Ms();
+            double ours = at(r.w2().pass2(), category).p50Ms();
+            double raw = at(r.rawW2().pass2(), category).p50Ms();
             rows.add(new Row("W2 search " + category.key(), "pass-2 p50 ms", ms(ours), ms(raw), ratio(ours / raw),
                     "<= 1.2 x raw", ours / raw <= W2_MAX_RATIO, null));
         }
-        double rare = r.w2().pass2().get(Category.RARE).p50Ms();
+        double rare = at(r.w2().pass2(), Category.RARE).p50Ms();
         rows.add(new Row("W2 search rare", "pass-2 p50 ms", ms(rare), "", "", "< 1 ms", rare < W2_RARE_MAX_MS, null));
         rows.add(new Row("W2 search", "same hits as raw (60 queries)", r.w2QueriesWithDifferentHits().isEmpty() ? "yes"
                 : "differ: " + r.w2QueriesWithDifferentHits(), "", "", "identical", r.w2QueriesWithDifferentHits().isEmpty(),
@@ -84,7 +86,7 @@ public final class Rows {
         List<Integer> offsets = w3.offsets();
         for (int i = 0; i < offsets.size(); i++) {
             int offset = offsets.get(i);
-            double p50 = w3.rich().get(offset).latencies().p50Ms();
+            double p50 = at(w3.rich(), offset).latencies().p50Ms();
             String target = "<= 2 x S=500 p50";
             Boolean met = null;
             String note = null;
@@ -106,13 +108,13 @@ public final class Rows {
         }
         for (int offset : offsets) {
             rows.add(Row.info("W3 search_sessions", "offset " + offset + " p50 ms",
-                    ms(w3.search().get(offset).latencies().p50Ms())));
+                    ms(at(w3.search(), offset).latencies().p50Ms())));
         }
-        double firstPage = w3.richKeyset().get(offsets.get(0)).latencies().p50Ms();
+        double firstPage = at(w3.richKeyset(), offsets.get(0)).latencies().p50Ms();
         double worst = w3.richKeyset().values().stream().mapToDouble(m -> m.latencies().p50Ms()).max().orElseThrow();
         StringBuilder pages = new StringBuilder();
         for (int offset : offsets) {
-            pages.append(pages.isEmpty() ? "" : " / ").append(ms(w3.richKeyset().get(offset).latencies().p50Ms()));
+            pages.append(pages.isEmpty() ? "" : " / ").append(ms(at(w3.richKeyset(), offset).latencies().p50Ms()));
         }
         rows.add(new Row("W3 keyset pages", "p50 ms at " + offsets, pages.toString(), "", ratio(worst / firstPage),
                 "flat: max <= 2 x first", worst / firstPage <= W3_MAX_SCALING, null));
@@ -218,5 +220,10 @@ public final class Rows {
 
     static String mib(long bytes) {
         return String.format(Locale.ROOT, "%.1f MB", Report.mb(bytes));
+    }
+
+    /** The measure of a key the workload always records (every category, every offset). */
+    private static <K, V> V at(Map<K, V> measures, K key) {
+        return Objects.requireNonNull(measures.get(key), () -> "no measure for " + key);
     }
 }

@@ -13,6 +13,8 @@ import dev.hermes.state.bench.workload.W9Concurrency;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Everything one run measured, ours and the raw-JDBC baseline side by side, plus the extras the
  * issue's targets need (batch ingest, the 10,000-deep chain, VACUUM, the S=500 reference for W3).
@@ -23,7 +25,7 @@ public record RunResults(
         W1Ingest.Result w1,
         W1Ingest.Result rawW1,
         /* SQLite only (its checkpoint policy): null on PostgreSQL */
-        W1Ingest.Result rawCheckpointW1,
+        W1Ingest.@Nullable Result rawCheckpointW1,
         W1Ingest.BatchResult batch,
         W1Ingest.BatchResult rawBatch,
         W2Search.Result w2,
@@ -45,6 +47,6 @@ public record RunResults(
      * The rich-listing p50 per offset position (0, 100, S/2, S−20) of an earlier S=500 run, read from
      * its result file; {@code file} null when none was found ({@code note} says where it was looked for).
      */
-    public record W3Reference(Path file, List<Double> richP50ByPosition, String note) {
+    public record W3Reference(@Nullable Path file, List<Double> richP50ByPosition, @Nullable String note) {
     }
 }

@@ -14,6 +14,7 @@ import dev.hermes.state.core.model.RichSession;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * W5 — compression lineage: builds a chain (end with {@code compression}, start the child, one user
@@ -27,7 +28,7 @@ public final class W5Lineage {
     public static final int LIST_CALLS = 20;
     public static final String UNCHAINED = "bench-000001";
 
-    public record Chain(int depth, long buildNanos, Latencies tipLatencies, String tipReturned, int tipHops,
+    public record Chain(int depth, long buildNanos, Latencies tipLatencies, @Nullable String tipReturned, int tipHops,
                         boolean tipCorrect) {
         public Map<String, Object> toJson() {
             Map<String, Object> json = new LinkedHashMap<>();

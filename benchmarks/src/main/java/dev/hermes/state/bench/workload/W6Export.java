@@ -23,6 +23,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * W6 — export: a fresh JVM capped at {@code -Xmx64m} streams export_all() into JSONL (see
@@ -35,11 +36,11 @@ public final class W6Export {
     private static final Duration TIMEOUT = Duration.ofMinutes(10);
 
     /** One export child's report. */
-    public record Run(int exitCode, Map<String, Object> report, long jsonlBytes, String sha256, String failure) {
+    public record Run(int exitCode, Map<String, Object> report, long jsonlBytes, String sha256, @Nullable String failure) {
     }
 
     /** {@code sqliteCopy}: the export of the store's SQLite copy (PostgreSQL only; null on SQLite). */
-    public record Result(Run first, Run second, Run sqliteCopy) {
+    public record Result(Run first, Run second, @Nullable Run sqliteCopy) {
         public boolean bothSucceeded() {
             return first.failure() == null && second.failure() == null
                     && (sqliteCopy == null || sqliteCopy.failure() == null);
@@ -51,7 +52,7 @@ public final class W6Export {
 
         /** True when there is no copy to compare with (SQLite), else whether its export has the same bytes. */
         public boolean sameAsSqliteCopy() {
-            return sqliteCopy == null || bothSucceeded() && first.sha256().equals(sqliteCopy.sha256());
+            return sqliteCopy == null || (bothSucceeded() && first.sha256().equals(sqliteCopy.sha256()));
         }
 
         public double peakRssMb() {
@@ -95,7 +96,7 @@ public final class W6Export {
             return number(first, "total_s");
         }
 
-        public String failure() {
+        public @Nullable String failure() {
             return first.failure() != null ? first.failure() : second.failure() != null ? second.failure()
                     : sqliteCopy == null ? null : sqliteCopy.failure();
         }

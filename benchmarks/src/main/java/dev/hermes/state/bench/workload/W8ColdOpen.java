@@ -25,6 +25,7 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * W8 — cold open. The BENCHMARK.md measure: a child JVM (same class path and options as this one)
@@ -45,7 +46,8 @@ public final class W8ColdOpen {
      * project when there is one (what a user types), the same command straight on the jar with this
      * process's JVM options, and a hello-world jar; {@code skipped} says why when it could not run.
      */
-    public record CliStart(String jar, Latencies script, Latencies direct, Latencies helloWorld, String skipped) {
+    public record CliStart(String jar, @Nullable Latencies script, Latencies direct, Latencies helloWorld,
+                           @Nullable String skipped) {
         /** The target's ratio: the script when it exists, else the direct jar command, over hello-world. */
         public double ratio() {
             if (skipped != null) {
@@ -124,7 +126,7 @@ public final class W8ColdOpen {
     private static CliStart cliStart(List<String> store, Path scratch, List<String> options, int rounds) throws Exception {
         Path jar = cliJar();
         if (jar == null) {
-            return new CliStart(null, null, null, null, "the hermes-state jar is not given or not built (start the benchmark "
+            return new CliStart("", null, new Latencies(), new Latencies(), "the hermes-state jar is not given or not built (start the benchmark "
                     + "with ./hermes-state bench, or set -D" + CLI_JAR_PROPERTY + "=cli/target/hermes-state.jar)");
         }
         Path script = launcherScript(jar);
@@ -156,7 +158,7 @@ public final class W8ColdOpen {
         Latencies directTimes = new Latencies(rounds);
         Latencies helloTimes = new Latencies(rounds);
         for (int round = 0; round < rounds; round++) {
-            if (scriptCommand != null) {
+            if (scriptCommand != null && scriptTimes != null) {
                 scriptTimes.add(spawnToExit(scriptCommand, stderr));
             }
             directTimes.add(spawnToExit(direct, stderr));
@@ -166,7 +168,7 @@ public final class W8ColdOpen {
     }
 
     /** {@code <project>/hermes-state} for a jar at {@code <project>/cli/target/hermes-state.jar}, if it is there. */
-    private static Path launcherScript(Path jar) {
+    private static @Nullable Path launcherScript(Path jar) {
         Path target = jar.toAbsolutePath().getParent();
         Path project = target == null || target.getParent() == null ? null : target.getParent().getParent();
         Path script = project == null ? null : project.resolve("hermes-state");
@@ -189,7 +191,7 @@ public final class W8ColdOpen {
     private static long spawnToExit(List<String> command, Path stderr) throws Exception {
         try (Child child = Child.start(command, stderr)) {
             // drain stdout to its end so a chatty child never blocks on a full pipe
-            while (child.nextLine(TIMEOUT).text() != null) {
+            while (!child.nextLine(TIMEOUT).endOfOutput()) {
                 // discard
             }
             int code = child.waitFor(TIMEOUT);
@@ -204,7 +206,7 @@ public final class W8ColdOpen {
     }
 
     /** The hermes-state jar the {@value #CLI_JAR_PROPERTY} system property names, if it is there; else null. */
-    static Path cliJar() {
+    static @Nullable Path cliJar() {
         String configured = System.getProperty(CLI_JAR_PROPERTY);
         if (configured == null || configured.isBlank()) {
             return null;

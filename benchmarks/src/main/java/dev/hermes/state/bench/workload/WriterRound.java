@@ -54,13 +54,14 @@ public record WriterRound(int workers, int messagesOk, long wallNanos, Map<Strin
                 Child.Line line = child.awaitLine(WriterProcess.RESULT, TIMEOUT);
                 t1 = Math.max(t1, line.receivedNanos());
                 Map<String, Object> report = W6Export.readMap(line.text().substring(WriterProcess.RESULT.length()));
-                ok += ((Number) report.get("ok")).intValue();
-                ((Map<?, ?>) report.get("errors")).forEach((kind, n) ->
+                ok += field(report, "ok", Number.class).intValue();
+                Map<?, ?> reported = field(report, "errors", Map.class);
+                reported.forEach((kind, n) ->
                         errors.merge(String.valueOf(kind), ((Number) n).intValue(), Integer::sum));
-                for (Object nanos : (List<?>) report.get("latencies_ns")) {
+                for (Object nanos : field(report, "latencies_ns", List.class)) {
                     appends.add(((Number) nanos).longValue());
                 }
-                elapsed.add(((Number) report.get("elapsed_ns")).longValue() / 1e9);
+                elapsed.add(field(report, "elapsed_ns", Number.class).longValue() / 1e9);
             }
             for (Child child : children) {
                 int code = child.waitFor(TIMEOUT);
@@ -76,5 +77,14 @@ public record WriterRound(int workers, int messagesOk, long wallNanos, Map<Strin
 
     public double msgsPerS() {
         return messagesOk / (wallNanos / 1e9);
+    }
+
+    /** A field every writer's report has, of the type it is written as. */
+    private static <T> T field(Map<String, Object> report, String name, Class<T> type) {
+        Object value = report.get(name);
+        if (!type.isInstance(value)) {
+            throw new IllegalStateException("writer report without " + name + ": " + report);
+        }
+        return type.cast(value);
     }
 }

@@ -16,6 +16,8 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What every subcommand of {@code hermes-state} shares: the global options (where the database is,
@@ -32,16 +34,16 @@ public abstract class CommandContext {
     @Option(names = "--db", paramLabel = "PATH|URL", scope = ScopeType.INHERIT,
             description = "The database file (default: $HERMES_HOME/state.db, else ~/.hermes/state.db), or a PostgreSQL "
                     + "server: postgresql://user:password@host:port/dbname (or jdbc:postgresql://...).")
-    private String db;
+    private @Nullable String db;
 
     @Option(names = "--schema", paramLabel = "NAME", scope = ScopeType.INHERIT,
             description = "With a PostgreSQL --db: the schema the store lives in (default: hermes).")
-    private String schema;
+    private @Nullable String schema;
 
     @Option(names = "--schema-version", paramLabel = "N", scope = ScopeType.INHERIT,
             description = "The schema version a read-write open brings the store to: 17 (today's agent) or 6, to keep"
                     + " it readable and writable by an agent of April 2026 (default: the library's).")
-    private Integer schemaVersion;
+    private @Nullable Integer schemaVersion;
 
     @Option(names = "--json", scope = ScopeType.INHERIT,
             description = "Machine-readable output: one JSON document on stdout, with Hermes' keys.")
@@ -99,22 +101,22 @@ public abstract class CommandContext {
     }
 
     /** The --db file when one was given (null for none or a PostgreSQL URL). */
-    public Path explicitDbPath() {
+    public @Nullable Path explicitDbPath() {
         return db == null || dbIsUrl() ? null : Path.of(db);
     }
 
     /** The --db text as given (a file path or a PostgreSQL URL), or null when not given. */
-    public String rawDb() {
+    public @Nullable String rawDb() {
         return db;
     }
 
     /** The --schema option (for PostgreSQL stores), or null when not given. */
-    public String schema() {
+    public @Nullable String schema() {
         return schema;
     }
 
     /** The --schema-version option, or null when not given (the library's default). */
-    public Integer schemaVersion() {
+    public @Nullable Integer schemaVersion() {
         return schemaVersion;
     }
 
@@ -136,7 +138,7 @@ public abstract class CommandContext {
 
     /** The --db PostgreSQL server and --schema, for the migrator; the password stays out of its text. */
     public PostgresLocation dbLocation() {
-        PostgresLocation location = PostgresLocation.parse(db);
+        PostgresLocation location = PostgresLocation.parse(Objects.requireNonNull(db, "--db"));
         return schema == null ? location : location.withSchema(schema);
     }
 

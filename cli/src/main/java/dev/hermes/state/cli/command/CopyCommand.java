@@ -230,23 +230,26 @@ public final class CopyCommand implements Callable<Integer> {
 
     /** One bar per phase on stderr (a terminal only): rows checked, then sessions copied, then sessions verified. */
     private final class Progress implements Consumer<CopyProgress>, AutoCloseable {
-        private CopyProgress.Phase phase;
-        private ProgressBar bar;
+        private CopyProgress.@Nullable Phase phase;
+        private @Nullable ProgressBar bar;
         private long done;
 
         @Override
         public void accept(CopyProgress progress) {
             long now = progress.phase() == CopyProgress.Phase.CHECKING ? progress.sessionsDone() + progress.messagesDone()
                     : progress.sessionsDone();
-            if (progress.phase() != phase) {
+            ProgressBar current = bar;
+            if (progress.phase() != phase || current == null) {
                 close();
-                phase = progress.phase();
-                long total = phase == CopyProgress.Phase.CHECKING ? progress.sessionsTotal() + progress.messagesTotal()
+                CopyProgress.Phase started = progress.phase();
+                long total = started == CopyProgress.Phase.CHECKING ? progress.sessionsTotal() + progress.messagesTotal()
                         : progress.sessionsTotal();
-                bar = ProgressBar.counting(cli.err(), cli.progressWanted(), phase.name().toLowerCase(Locale.ROOT), total);
+                current = ProgressBar.counting(cli.err(), cli.progressWanted(), started.name().toLowerCase(Locale.ROOT), total);
+                phase = started;
+                bar = current;
                 done = 0;
             }
-            bar.advance(now - done);
+            current.advance(now - done);
             done = now;
         }
 

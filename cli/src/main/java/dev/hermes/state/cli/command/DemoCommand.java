@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code demo}: the README's first command. Fills a demo database once with a realistic week of
@@ -138,7 +139,7 @@ public final class DemoCommand implements Callable<Integer> {
                 .forEach(cli.out()::println);
     }
 
-    private void heading(Highlighter style, String title, String command) {
+    private void heading(Highlighter style, String title, @Nullable String command) {
         PrintStream out = cli.out();
         out.println();
         out.println(style.bold("== " + title + " ==") + (command == null ? "" : "   $ " + command));

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.Objects;
 
 /**
  * {@code doctor}, {@code repair} and {@code recover}: operating a store in trouble. Their exit codes go
@@ -179,7 +180,7 @@ public final class MaintenanceCommands {
     }
 
     private static StoreDoctor doctor(CommandContext cli) {
-        return cli.dbIsUrl() ? StoreDoctor.forServer(cli.rawDb(), cli.schema())
+        return cli.dbIsUrl() ? StoreDoctor.forServer(Objects.requireNonNull(cli.rawDb()), cli.schema())
                 : StoreDoctor.forFile(CommandContext.requireExisting(cli.dbPath()));
     }
 

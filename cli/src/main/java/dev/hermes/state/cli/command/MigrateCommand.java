@@ -35,6 +35,7 @@ public final class MigrateCommand implements Callable<Integer> {
     private boolean dryRun;
 
     @Override
+    @SuppressWarnings("try") // the progress bars are open only to be closed when the step ends
     public Integer call() {
         if (!dryRun) {
             cli.refuseReadOnly("migrate");

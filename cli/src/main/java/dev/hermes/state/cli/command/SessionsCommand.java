@@ -10,6 +10,7 @@ import dev.hermes.state.cli.export.HtmlExport;
 import dev.hermes.state.cli.export.MarkdownExport;
 import dev.hermes.state.cli.export.Redaction;
 import dev.hermes.state.cli.text.ProgressBar;
+import dev.hermes.state.cli.text.Terminal;
 import dev.hermes.state.cli.text.Table;
 import dev.hermes.state.cli.text.Times;
 import dev.hermes.state.cli.view.LineageView;
@@ -46,8 +47,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.Objects;
 
 import static dev.hermes.state.db.Tables.SESSIONS;
+import org.jspecify.annotations.Nullable;
 
 /** {@code sessions list|show|lineage|rename|rewind|restore|archive|unarchive|end|delete|prune|export}: the store's sessions. */
 @Command(mixinStandardHelpOptions = true, name = "sessions", description = "List, show, rename, rewind, restore, archive, end, delete, prune and export sessions.",
@@ -355,6 +358,7 @@ public final class SessionsCommand implements Callable<Integer> {
         return CommandContext.OK;
     }
 
+    @SuppressWarnings("try") // the progress bar is open only to be closed when the prune ends
     @Command(mixinStandardHelpOptions = true, name = "prune", description = "Delete the ended sessions the filters select"
             + " (live sessions are never pruned), a compression chain as one unit: all of it, or none when one of its"
             + " sessions is live or not selected. Without any filter: last activity more than 90 days ago, as the agent.")
@@ -411,7 +415,7 @@ public final class SessionsCommand implements Callable<Integer> {
      * bare {@code sessions prune} in a script deletes nothing by accident.
      */
     private void confirmPrune(SessionSelection selection) {
-        java.io.Console console = System.console();
+        java.io.Console console = Terminal.interactiveConsole();
         if (console == null) {
             if (!selection.hasFilter()) {
                 throw new InvalidArgumentException("sessions prune without a filter deletes every ended session inactive"
@@ -434,7 +438,7 @@ public final class SessionsCommand implements Callable<Integer> {
     /** The selection in words, for the summary line. */
     private static String describe(SelectionOptions filters, SessionSelection selection) {
         Map<String, Object> given = filters.given();
-        if (given.isEmpty() || !selection.hasFilter() && given.keySet().equals(java.util.Set.of("include_archived"))) {
+        if (given.isEmpty() || (!selection.hasFilter() && given.keySet().equals(java.util.Set.of("include_archived")))) {
             return "default: last activity more than 90 days ago" + (filters.includeArchived ? ", archived too" : "");
         }
         StringBuilder words = new StringBuilder();
@@ -562,8 +566,9 @@ public final class SessionsCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new StateIOException("Cannot write the export" + (outFile == null ? "" : " to " + outFile) + ": " + e.getMessage(), e);
         } catch (UncheckedIOException e) {
+            IOException cause = Objects.requireNonNull(e.getCause()); // its constructors require one
             throw new StateIOException("Cannot write the export" + (outFile == null ? "" : " to " + outFile) + ": "
-                    + e.getCause().getMessage(), e.getCause());
+                    + cause.getMessage(), cause);
         } catch (OutputClosed closed) {
             return CommandContext.OK;
         }
@@ -586,7 +591,8 @@ public final class SessionsCommand implements Callable<Integer> {
     }
 
     /** One session (by reference), every session of a source, or a selection, each handed to {@code sink}. */
-    private void stream(StateRepository store, String reference, String source, SessionSelection selection,
+    private void stream(StateRepository store, @Nullable String reference, @Nullable String source,
+                        @Nullable SessionSelection selection,
                         java.util.function.Consumer<SessionExport> sink) {
         if (reference != null) {
             String id = SessionRefs.byIdOrTitle(store, reference);

@@ -12,6 +12,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A small, realistic week of agent sessions, written through the store's public API exactly as the
@@ -46,6 +47,7 @@ public final class DemoData {
         this.store = store;
         this.clock = clock;
         this.now = now;
+        this.time = now;
     }
 
     /** What was written. */
@@ -193,7 +195,7 @@ public final class DemoData {
 
     // ------------------------------------------------------------------ writing, the agent's way
 
-    private String start(String source, String model, String parent, Instant at) {
+    private String start(String source, String model, @Nullable String parent, Instant at) {
         time = at;
         clock.set(time);
         String id = ID_TIME.format(at.atZone(ZoneId.systemDefault())) + "_" + String.format("%06x", random.nextInt(1 << 24));
@@ -220,7 +222,7 @@ public final class DemoData {
         toolCalls(session, content, toolCalls, null);
     }
 
-    private void toolCalls(String session, String content, List<Map<String, Object>> toolCalls, String reasoning) {
+    private void toolCalls(String session, String content, List<Map<String, Object>> toolCalls, @Nullable String reasoning) {
         append(session, NewMessage.builder("assistant").content(content).toolCalls(toolCalls).reasoning(reasoning)
                 .finishReason("tool_calls").build());
     }

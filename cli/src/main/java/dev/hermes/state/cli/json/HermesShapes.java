@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The store's records as the dicts the Python agent's {@code SessionDB} returns: the same snake_case
@@ -39,7 +40,7 @@ public final class HermesShapes {
         return row;
     }
 
-    private static Object column(Session s, String column) {
+    private static @Nullable Object column(Session s, String column) {
         return switch (column) {
             case "id" -> s.id();
             case "source" -> s.source();

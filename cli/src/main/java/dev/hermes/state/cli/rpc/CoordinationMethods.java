@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The RPC methods through which processes sharing a store coordinate (schema 17): state_meta, the
@@ -21,6 +22,9 @@ import java.util.function.Supplier;
  * Where the agent swallows a database failure (the lock and cooldown writes: a broken lock must make
  * the caller skip compression, not crash it), these answer its fallback too.
  */
+// The JSON arguments reach the store as the caller gave them, nulls included: the store checks
+// them and answers a typed error, as the agent's own store does for the same call.
+@SuppressWarnings("NullAway")
 final class CoordinationMethods {
     private static final double DEFAULT_TTL_SECONDS = 300.0;
 
@@ -163,7 +167,7 @@ final class CoordinationMethods {
         });
     }
 
-    private static boolean empty(String value) {
+    private static boolean empty(@Nullable String value) {
         return value == null || value.isEmpty();
     }
 
@@ -183,7 +187,7 @@ final class CoordinationMethods {
     }
 
     /** The agent answers its fallback when the database fails these writes (it logs a warning). */
-    private static <T> T orFallback(Supplier<T> call, T fallback) {
+    private static <T> @Nullable T orFallback(Supplier<@Nullable T> call, @Nullable T fallback) {
         try {
             return call.get();
         } catch (HermesStateException failure) {

@@ -12,6 +12,9 @@ import java.util.List;
  * The RPC methods that find sessions and messages: lineage, the rich listing, counts, the plain
  * listings, full-text search.
  */
+// The JSON arguments reach the store as the caller gave them, nulls included: the store checks
+// them and answers a typed error, as the agent's own store does for the same call.
+@SuppressWarnings("NullAway")
 final class ListingMethods {
     private ListingMethods() {
     }

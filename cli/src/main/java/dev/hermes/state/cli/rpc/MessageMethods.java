@@ -35,6 +35,9 @@ import java.util.Map;
  * a message), rewind and restore, rewrite and compact, and the small questions (archived rows, a
  * platform id, the recent user turns). A store kept at schema 6 answers as the agent of schema 6 did.
  */
+// The JSON arguments reach the store as the caller gave them, nulls included: the store checks
+// them and answers a typed error, as the agent's own store does for the same call.
+@SuppressWarnings("NullAway")
 final class MessageMethods {
     /** The keyword parameters of append_message after session_id (also the keys of an append_messages item). */
     private static final List<String> MESSAGE_FIELDS = List.of("role", "content", "tool_name", "tool_calls",

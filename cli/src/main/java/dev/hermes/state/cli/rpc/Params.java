@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The keyword arguments of one RPC call, checked like Python checks a call: an unknown name or a
@@ -37,7 +38,7 @@ final class Params {
     }
 
     /** A parameter without default; its value may still be null (the store then says what is wrong). */
-    String requiredString(String name) {
+    @Nullable String requiredString(String name) {
         require(name);
         return string(name);
     }
@@ -58,7 +59,7 @@ final class Params {
     }
 
     /** A string or null; null when absent. */
-    String string(String name) {
+    @Nullable String string(String name) {
         Object value = values.get(name);
         if (value == null || value instanceof String) {
             return (String) value;
@@ -67,7 +68,7 @@ final class Params {
     }
 
     /** A string; {@code defaultValue} when absent (an explicit null stays null). */
-    String string(String name, String defaultValue) {
+    @Nullable String string(String name, @Nullable String defaultValue) {
         return values.containsKey(name) ? string(name) : defaultValue;
     }
 
@@ -99,7 +100,7 @@ final class Params {
     }
 
     /** An integer or null. A float with an integral value (3.0) is accepted, as Python's int columns would. */
-    Long optionalLong(String name) {
+    @Nullable Long optionalLong(String name) {
         Object value = values.get(name);
         if (value == null) {
             return null;
@@ -117,7 +118,7 @@ final class Params {
     }
 
     /** A number or null. */
-    Double optionalDouble(String name) {
+    @Nullable Double optionalDouble(String name) {
         Object value = values.get(name);
         if (value == null) {
             return null;
@@ -147,7 +148,7 @@ final class Params {
     }
 
     /** A list of strings, or null when absent or null. */
-    List<String> stringList(String name) {
+    @Nullable List<String> stringList(String name) {
         Object value = values.get(name);
         if (value == null) {
             return null;
@@ -169,7 +170,7 @@ final class Params {
      * A string, or an integer read as Python's {@code str()} writes it (the agent converts the
      * Telegram ids it is given with {@code str()}); null when absent or null.
      */
-    String text(String name) {
+    @Nullable String text(String name) {
         Object value = values.get(name);
         if (value instanceof Long || value instanceof BigInteger) {
             return value.toString();
@@ -178,13 +179,13 @@ final class Params {
     }
 
     /** A text parameter without default ({@link #text}). */
-    String requiredText(String name) {
+    @Nullable String requiredText(String name) {
         require(name);
         return text(name);
     }
 
     /** true, false or null; null when absent. */
-    Boolean optionalBool(String name) {
+    @Nullable Boolean optionalBool(String name) {
         Object value = values.get(name);
         if (value == null || value instanceof Boolean) {
             return (Boolean) value;
@@ -193,7 +194,7 @@ final class Params {
     }
 
     /** A folder path (a string), or null when absent or null. */
-    Path path(String name) {
+    @Nullable Path path(String name) {
         String value = string(name);
         if (value == null) {
             return null;
@@ -242,7 +243,7 @@ final class Params {
     }
 
     /** Any JSON value as plain Java values (objects are Maps, arrays Lists), or null. */
-    Object json(String name) {
+    @Nullable Object json(String name) {
         return values.get(name);
     }
 
@@ -272,12 +273,12 @@ final class Params {
         }
     }
 
-    private InvalidArgumentException wrongType(String name, String expected, Object value) {
+    private InvalidArgumentException wrongType(String name, String expected, @Nullable Object value) {
         return new InvalidArgumentException(caller + ": parameter '" + name + "' must be " + expected + ", got "
                 + jsonType(value));
     }
 
-    private static String jsonType(Object value) {
+    private static String jsonType(@Nullable Object value) {
         if (value == null) {
             return "null";
         }

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Every method of the RPC: the Hermes {@code SessionDB} method name, its keyword parameters in
@@ -25,7 +26,7 @@ final class RpcMethods {
     /** A call with its arguments bound; {@code store} opens the store on first use. */
     @FunctionalInterface
     interface Call {
-        Object run(Supplier<StateRepository> store);
+        @Nullable Object run(Supplier<StateRepository> store);
     }
 
     /** A method: its parameter names (Hermes' order) and how to bind them. */
@@ -43,7 +44,7 @@ final class RpcMethods {
     private RpcMethods() {
     }
 
-    static Method find(String name) {
+    static @Nullable Method find(String name) {
         return METHODS.get(name);
     }
 

@@ -13,6 +13,7 @@ import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The JSON-lines RPC (SPEC section 7): one request per line on the input, one response per line on
@@ -30,7 +31,7 @@ public final class RpcServer implements AutoCloseable {
 
     private final Supplier<StateRepository> opener;
     private final PrintStream diagnostics;
-    private StateRepository store;
+    private @Nullable StateRepository store;
 
     /**
      * @param opener      opens the store (called at most once successfully)
@@ -61,7 +62,7 @@ public final class RpcServer implements AutoCloseable {
 
     /** Answers one request line. */
     Response handle(String line) {
-        Object id = null;
+        @Nullable Object id = null;
         try {
             Object request = PythonJson.parse(line);
             if (!(request instanceof Map<?, ?> fields)) {
@@ -114,14 +115,14 @@ public final class RpcServer implements AutoCloseable {
         }
     }
 
-    private static Map<String, Object> result(Object id, Object result) {
+    private static Map<String, Object> result(@Nullable Object id, @Nullable Object result) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("id", id);
         body.put("result", result);
         return body;
     }
 
-    private static Response error(Object id, String type, String message) {
+    private static Response error(@Nullable Object id, String type, @Nullable String message) {
         Map<String, Object> error = new LinkedHashMap<>();
         error.put("type", type);
         error.put("message", message);

@@ -11,6 +11,9 @@ import java.util.List;
 import java.util.Map;
 
 /** The RPC methods of sessions and their titles: create, end, reopen, token counts, read, resolve. */
+// The JSON arguments reach the store as the caller gave them, nulls included: the store checks
+// them and answers a typed error, as the agent's own store does for the same call.
+@SuppressWarnings("NullAway")
 final class SessionMethods {
     private SessionMethods() {
     }

@@ -12,6 +12,9 @@ import java.util.Map;
  * The RPC methods of Telegram DM topic mode (the agent's keyword-only parameters; ids given as
  * numbers are read as Python's {@code str()} writes them, as the agent converts them).
  */
+// The JSON arguments reach the store as the caller gave them, nulls included: the store checks
+// them and answers a typed error, as the agent's own store does for the same call.
+@SuppressWarnings("NullAway")
 final class TelegramMethods {
     private TelegramMethods() {
     }

@@ -55,13 +55,10 @@ public final class DisplayWidth {
         if (codePoint < 0x300) {
             return 1;
         }
-        switch (Character.getType(codePoint)) {
-            case Character.NON_SPACING_MARK, Character.ENCLOSING_MARK, Character.FORMAT, Character.CONTROL:
-                return 0;
-            default:
-                break;
-        }
-        return isWide(codePoint) ? 2 : 1;
+        return switch (Character.getType(codePoint)) {
+            case Character.NON_SPACING_MARK, Character.ENCLOSING_MARK, Character.FORMAT, Character.CONTROL -> 0;
+            default -> isWide(codePoint) ? 2 : 1;
+        };
     }
 
     /**

@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A one-line progress indicator on stderr for long work: a bar when the total is known
@@ -20,17 +21,18 @@ public final class ProgressBar implements AutoCloseable {
     private static final int BAR_CELLS = 24;
     private static final String SPINNER = "|/-\\";
 
-    private final PrintStream err;
+    private final @Nullable PrintStream err;
     private final String label;
     private final long total;
     private final long startNanos = System.nanoTime();
-    private final ScheduledExecutorService ticker;
+    private final @Nullable ScheduledExecutorService ticker;
     private long done;
     private long lastDrawNanos;
     private boolean drawn;
     private boolean closed;
 
-    private ProgressBar(PrintStream err, String label, long total, boolean spinner) {
+    @SuppressWarnings("FutureReturnValueIgnored") // the ticker stops when close() shuts its executor down
+    private ProgressBar(@Nullable PrintStream err, String label, long total, boolean spinner) {
         this.err = err;
         this.label = label;
         this.total = total;
@@ -72,6 +74,9 @@ public final class ProgressBar implements AutoCloseable {
     }
 
     private void draw(long now) {
+        if (err == null) {
+            return;
+        }
         lastDrawNanos = now;
         drawn = true;
         err.print("\r" + render(label, done, total, Duration.ofNanos(now - startNanos)) + "\u001B[K");
@@ -87,7 +92,7 @@ public final class ProgressBar implements AutoCloseable {
         if (ticker != null) {
             ticker.shutdownNow();
         }
-        if (drawn) {
+        if (drawn && err != null) {
             err.print("\r\u001B[K");
             err.flush();
         }

@@ -1,8 +1,10 @@
 package dev.hermes.state.cli.text;
 
+import java.io.Console;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Whether stdout and stderr are terminals. Java has no isatty; {@code System.console()} only says
@@ -11,6 +13,7 @@ import java.nio.file.Path;
  * {@code /proc/self/fd/N} points; elsewhere we fall back to {@code System.console()}.
  */
 public final class Terminal {
+    public static final int STDIN = 0;
     public static final int STDOUT = 1;
     public static final int STDERR = 2;
 
@@ -27,7 +30,26 @@ public final class Terminal {
         } catch (IOException | SecurityException | UnsupportedOperationException e) {
             // no /proc: fall through
         }
-        return System.console() != null;
+        return interactiveConsole() != null;
+    }
+
+    /**
+     * The console when stdin and stdout are both terminals, else null. From JDK 22 on
+     * {@code System.console()} is not null for pipes either, and only {@code Console.isTerminal()}
+     * (absent from Java 17, hence the reflective call) tells the two apart.
+     */
+    @SuppressWarnings("SystemConsoleNull") // the JDK 22+ case is the reflective isTerminal below
+    public static @Nullable Console interactiveConsole() {
+        Console console = System.console();
+        if (console == null) {
+            return null;
+        }
+        try {
+            Object terminal = Console.class.getMethod("isTerminal").invoke(console);
+            return Boolean.TRUE.equals(terminal) ? console : null;
+        } catch (ReflectiveOperationException e) {
+            return console; // Java 17 to 21: a console exists only for a terminal
+        }
     }
 
     /** Colours are wanted: stdout is a terminal that understands them and the user did not opt out (NO_COLOR). */

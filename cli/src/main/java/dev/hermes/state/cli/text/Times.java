@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Readable times for people: relative to a fixed "now" ({@code 3 hours ago}) and absolute in a time
@@ -32,7 +33,7 @@ public final class Times {
         if (time == null) {
             return "";
         }
-        long seconds = Duration.between(time, now).getSeconds();
+        long seconds = Duration.between(time, now).toSeconds();
         boolean future = seconds < 0;
         long s = Math.abs(seconds);
         if (s < 45) {
@@ -69,7 +70,7 @@ public final class Times {
     }
 
     /** {@code 3 days ago (2026-03-10 09:00)}; "" for null. */
-    public String both(Instant time) {
+    public String both(@Nullable Instant time) {
         return time == null ? "" : relative(time) + " (" + absolute(time) + ")";
     }
 

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Draws parent/child items as an indented tree with box-drawing branches:
@@ -31,7 +32,7 @@ public final class Tree {
     }
 
     /** An item of the tree. */
-    public record Node(String id, String parentId, String label) {
+    public record Node(String id, @Nullable String parentId, String label) {
     }
 
     public static List<String> render(List<Node> nodes) {
@@ -88,7 +89,7 @@ public final class Tree {
         }
     }
 
-    private static Iterator<Node> undrawn(List<Node> nodes, Set<String> drawn) {
+    private static Iterator<Node> undrawn(@Nullable List<Node> nodes, Set<String> drawn) {
         if (nodes == null) {
             return Collections.emptyIterator();
         }

@@ -20,6 +20,8 @@ public final class LineageView {
     }
 
     /**
+     * The lineage tree as lines, the requested session marked.
+     *
      * @param tree      the whole tree under the root (any order)
      * @param requested the session the user asked about
      * @param tip       the compression tip of the root (the chain's newest session)

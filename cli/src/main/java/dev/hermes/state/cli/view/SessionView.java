@@ -24,7 +24,11 @@ public final class SessionView {
     private SessionView() {
     }
 
-    /** @param maxChars longest message text shown (code points), or {@code Integer.MAX_VALUE} */
+    /**
+     * The session's header and conversation as lines.
+     *
+     * @param maxChars longest message text shown (code points), or {@code Integer.MAX_VALUE}
+     */
     public static List<String> render(Session session, List<Message> messages, Times times, Highlighter style, int maxChars) {
         List<String> lines = new ArrayList<>(header(session, times, style));
         lines.add("");
@@ -133,7 +137,7 @@ public final class SessionView {
     }
 
     /** {@code name(arguments)} for each OpenAI-style tool call, or the JSON when it has another shape. */
-    static List<String> toolCalls(Object toolCalls) {
+    static List<String> toolCalls(@Nullable Object toolCalls) {
         List<String> calls = new ArrayList<>();
         if (toolCalls == null) {
             return calls;

@@ -205,7 +205,7 @@ public final class StoreBackup {
         }
         java.util.Map<String, SqliteBackup.Sum> known = new TreeMap<>();
         try {
-            sums.fields().forEachRemaining(table -> known.put(table.getKey(),
+            sums.properties().forEach(table -> known.put(table.getKey(),
                     SqliteBackup.Sum.of(rows.path(table.getKey()).asLong(-1), table.getValue().asText())));
         } catch (NumberFormatException unreadable) {
             return null;

@@ -91,10 +91,10 @@ public final class PythonJson {
                 return parser.getDoubleValue();
             }
             case VALUE_TRUE -> {
-                return Boolean.TRUE;
+                return true;
             }
             case VALUE_FALSE -> {
-                return Boolean.FALSE;
+                return false;
             }
             case VALUE_NULL -> {
                 return null;

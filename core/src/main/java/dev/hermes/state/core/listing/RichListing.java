@@ -441,7 +441,7 @@ public final class RichListing {
      * with, and a PostgreSQL store (whose marker is SOH) shows the same.
      */
     static String preview(@Nullable String raw, boolean nulInText) {
-        if (raw == null || !nulInText && raw.startsWith(StoredContent.SOH_MARKER)) {
+        if (raw == null || (!nulInText && raw.startsWith(StoredContent.SOH_MARKER))) {
             return "";
         }
         String text = PythonText.strip(raw);

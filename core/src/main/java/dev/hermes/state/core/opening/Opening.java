@@ -82,7 +82,7 @@ public final class Opening {
         try (Connection connection = connect(dataSource)) {
             product = connection.getMetaData().getDatabaseProductName();
             if (POSTGRESQL.equals(product)) {
-                prepareSchema(migrator, config, () -> migrator.migrate(connection, schema).toVersion(),
+                prepareSchema(config, () -> migrator.migrate(connection, schema).toVersion(),
                         () -> migrator.checkReadable(connection, schema));
             } else if (config.schema() != null) {
                 throw new InvalidArgumentException("schema(...) is for PostgreSQL; the DataSource points at " + product);
@@ -132,7 +132,7 @@ public final class Opening {
             location = location.withSchema(schema);
         }
         PostgresLocation store = location;
-        prepareSchema(migrator, config, () -> migrator.migrate(store).toVersion(), () -> migrator.checkReadable(store));
+        prepareSchema(config, () -> migrator.migrate(store).toVersion(), () -> migrator.checkReadable(store));
         Backend backend = new PostgresBackend(location.schema(), config.retryPolicy());
         PostgresConnections connections = new PostgresConnections(location, config.readerPoolSize(),
                 config.retryPolicy().busyTimeout());
@@ -156,13 +156,10 @@ public final class Opening {
      * A PostgreSQL schema, as {@link #prepareFile} a file: read-only checks it can be read, read-write
      * migrates it, and read-write without migrating requires it to be at most the newest version.
      */
-    private static void prepareSchema(Migrator migrator, StoreConfig config, IntSupplier migrate, IntSupplier checkReadable) {
-        if (config.readOnly()) {
-            checkReadable.getAsInt();
-        } else if (config.migrate()) {
-            migrate.getAsInt();
-        } else {
-            int version = checkReadable.getAsInt();
+    private static void prepareSchema(StoreConfig config, IntSupplier migrate, IntSupplier checkReadable) {
+        boolean migrating = !config.readOnly() && config.migrate();
+        int version = migrating ? migrate.getAsInt() : checkReadable.getAsInt();
+        if (!config.readOnly() && !migrating) {
             if (version > config.schemaVersion()) {
                 throw new SchemaTooNewException(version, config.schemaVersion(), config.schemaVersion() == Migrator.LATEST_VERSION);
             }

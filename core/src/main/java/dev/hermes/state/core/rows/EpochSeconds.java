@@ -7,6 +7,7 @@ import org.jooq.impl.SQLDataType;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Objects;
 
 /**
  * Timestamps as the store keeps them: a REAL of epoch seconds (Python's {@code time.time()}). The
@@ -21,12 +22,12 @@ public final class EpochSeconds {
 
     /** The value to store for the clock's current time. */
     public static double now(Clock clock) {
-        return CONVERTER.to(clock.instant());
+        return Objects.requireNonNull(CONVERTER.to(clock.instant()));
     }
 
     /** A stored timestamp as the generated tables read it (rounded to microseconds). */
     public static Instant instant(double epochSeconds) {
-        return CONVERTER.from(epochSeconds);
+        return Objects.requireNonNull(CONVERTER.from(epochSeconds));
     }
 
     /** The stored epoch-seconds double of a timestamp column, compared in SQL without conversion. */

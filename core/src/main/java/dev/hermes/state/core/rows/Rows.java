@@ -232,10 +232,10 @@ public final class Rows {
     private static final Object NOT_JSON = new Object();
 
     /** Where each column of the two tables sits in a row that selects the whole table (the usual case). */
-    private static final Map<Field<?>, Integer> TABLE_POSITIONS = tablePositions();
+    private static final IdentityHashMap<Field<?>, Integer> TABLE_POSITIONS = tablePositions();
 
-    private static Map<Field<?>, Integer> tablePositions() {
-        Map<Field<?>, Integer> positions = new IdentityHashMap<>();
+    private static IdentityHashMap<Field<?>, Integer> tablePositions() {
+        IdentityHashMap<Field<?>, Integer> positions = new IdentityHashMap<>();
         for (Table<?> table : List.of(SESSIONS, MESSAGES)) {
             Field<?>[] fields = table.fields();
             for (int i = 0; i < fields.length; i++) {

@@ -342,9 +342,9 @@ final class PostgresMessageSearch extends PagedMessageSearch {
 
     /** Hermes' CJK ranges (the grams index's). */
     private static boolean isCjk(int c) {
-        return c >= 0x4E00 && c <= 0x9FFF || c >= 0x3400 && c <= 0x4DBF || c >= 0x20000 && c <= 0x2A6DF
-                || c >= 0x3000 && c <= 0x303F || c >= 0x3040 && c <= 0x309F || c >= 0x30A0 && c <= 0x30FF
-                || c >= 0xAC00 && c <= 0xD7AF;
+        return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x20000 && c <= 0x2A6DF)
+                || (c >= 0x3000 && c <= 0x303F) || (c >= 0x3040 && c <= 0x309F) || (c >= 0x30A0 && c <= 0x30FF)
+                || (c >= 0xAC00 && c <= 0xD7AF);
     }
 
     @Override

@@ -51,7 +51,7 @@ final class Fts5Query {
         for (int i = 0; i < word.length(); i++) {
             char c = word.charAt(i);
             boolean ascii = c < 0x80;
-            if (ascii && !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_')) {
+            if (ascii && !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) {
                 return false;
             }
         }

@@ -136,8 +136,7 @@ public final class SqliteBackup {
      * {@code PRAGMA integrity_check}, each FTS5 table's {@code integrity-check}, counts and checksum.
      */
     public static Verdict verify(Path file, RetryPolicy policy) throws SQLException {
-        try (Connection connection = SqliteFile.open(file, policy, SqliteFile.Access.READ_WRITE);
-             Statement statement = connection.createStatement()) {
+        try (Connection connection = SqliteFile.open(file, policy, SqliteFile.Access.READ_WRITE)) {
             strings(connection, "PRAGMA journal_mode=DELETE");
             return verdict(connection, "main");
         }
@@ -204,7 +203,7 @@ public final class SqliteBackup {
     }
 
     private static String names(List<String> entries) {
-        return entries.isEmpty() ? "nothing else" : entries.stream().map(entry -> entry.split("\u001f")[1])
+        return entries.isEmpty() ? "nothing else" : entries.stream().map(entry -> entry.split("\u001f", -1)[1])
                 .distinct().collect(Collectors.joining(", "));
     }
 

@@ -76,7 +76,7 @@ public final class SqliteRecovery {
         if (!inspectOnly && Files.exists(target)) {
             throw new InvalidArgumentException("--to " + target + " already exists; recover writes into a new file only");
         }
-        try (Connection reader = openSource(source, policy)) {
+        try (Connection reader = openSource(source)) {
             List<String> sessionColumns = columns(reader, "sessions", source);
             List<String> messageColumns = columns(reader, "messages", source);
             int sourceVersion = (int) quietly(reader, "SELECT MAX(version) FROM schema_version");
@@ -213,7 +213,7 @@ public final class SqliteRecovery {
      * unless a {@code -wal} with frames lies beside it, whose commits only a read-only connection with
      * SQLite's locks can see; either way nothing is written to the file.
      */
-    private static Connection openSource(Path source, RetryPolicy policy) throws SQLException {
+    private static Connection openSource(Path source) throws SQLException {
         boolean log;
         try {
             Path wal = Path.of(source + "-wal");

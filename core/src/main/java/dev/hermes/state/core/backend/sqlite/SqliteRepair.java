@@ -65,7 +65,7 @@ public final class SqliteRepair {
                     + unwritable.get(0).detail() + "); repair does not write on a damaged file. Nothing was changed. "
                     + "Salvage it into a new file: " + SqliteDoctor.recoverCommand(absolute));
         }
-        List<Action> plan = plan(before, absolute);
+        List<Action> plan = plan(before);
         boolean checkpoint = before.problemCodes().contains("wal.size");
         List<String> described = new ArrayList<>(plan.stream().map(Action::description).toList());
         if (checkpoint) {
@@ -137,7 +137,7 @@ public final class SqliteRepair {
         return backup.toString();
     }
 
-    private static List<Action> plan(DoctorReport before, Path file) {
+    private static List<Action> plan(DoctorReport before) {
         int version = Math.max(1, Math.min(before.schemaVersion(), dev.hermes.state.migrations.HermesSchema.newest()));
         List<Action> plan = new ArrayList<>();
         Set<String> codes = new LinkedHashSet<>(before.problemCodes());

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.hermes.state.bench.measure;
+
+import org.jspecify.annotations.NullMarked;

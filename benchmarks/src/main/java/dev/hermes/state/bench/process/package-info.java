@@ -1,0 +1,4 @@
+@NullMarked
+package dev.hermes.state.bench.process;
+
+import org.jspecify.annotations.NullMarked;

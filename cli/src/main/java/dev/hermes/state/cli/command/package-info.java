@@ -1,0 +1,4 @@
+@NullMarked
+package dev.hermes.state.cli.command;
+
+import org.jspecify.annotations.NullMarked;

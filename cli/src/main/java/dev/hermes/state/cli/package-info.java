@@ -1,0 +1,4 @@
+@NullMarked
+package dev.hermes.state.cli;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.hermes.state.codegen;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.hermes.state.langchain4j;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.hermes.state.postgresql;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package dev.hermes.state.springai;
+
+import org.jspecify.annotations.NullMarked;

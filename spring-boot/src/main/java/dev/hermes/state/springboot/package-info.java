@@ -1,0 +1,4 @@
+@NullMarked
+package dev.hermes.state.springboot;
+
+import org.jspecify.annotations.NullMarked;

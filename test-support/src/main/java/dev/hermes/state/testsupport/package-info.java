@@ -1,0 +1,4 @@
+@NullMarked
+package dev.hermes.state.testsupport;
+
+import org.jspecify.annotations.NullMarked;
