@@ -9,6 +9,7 @@ import dev.hermes.state.StateIOException;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Turns PostgreSQL failures into the typed exceptions of the public API, classified by SQLSTATE
@@ -96,7 +97,7 @@ public final class PostgresErrors {
         return false;
     }
 
-    private static SQLException firstSqlException(Throwable failure) {
+    private static @Nullable SQLException firstSqlException(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof SQLException sql && sql.getSQLState() != null) {
                 return sql;
@@ -106,7 +107,7 @@ public final class PostgresErrors {
     }
 
     /** The innermost SQLException with a SQLSTATE: the driver's own, below a pool's or a framework's. */
-    private static SQLException innermostSqlException(Throwable failure) {
+    private static @Nullable SQLException innermostSqlException(Throwable failure) {
         SQLException innermost = null;
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof SQLException sql && sql.getSQLState() != null) {

@@ -57,20 +57,16 @@ public final class SqliteErrors implements RetryPolicy.Failures {
         }
         SQLException sql = firstSqlException(failure);
         String detail = sql != null ? cleanMessage(sql) : String.valueOf(failure.getMessage());
-        switch (primaryCode(failure)) {
-            case SQLITE_BUSY, SQLITE_LOCKED:
-                return new BusyException("Database is busy (locked by another connection) while " + what
-                        + "; gave up after the configured retries", failure);
-            case SQLITE_CONSTRAINT:
-                return new ConstraintViolationException("Constraint violated while " + what + ": " + detail, failure);
-            case SQLITE_NOTADB, SQLITE_CORRUPT:
-                return new NotAHermesDatabaseException("Not a valid SQLite database (file is corrupt or of another kind) while "
-                        + what + ": " + detail, failure);
-            case SQLITE_PERM, SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN:
-                return new StateIOException("I/O failure while " + what + ": " + detail, failure);
-            default:
-                return new HermesStateException(ErrorType.INTERNAL, "Unexpected failure while " + what + ": " + detail, failure);
-        }
+        return switch (primaryCode(failure)) {
+            case SQLITE_BUSY, SQLITE_LOCKED -> new BusyException("Database is busy (locked by another connection) while "
+                    + what + "; gave up after the configured retries", failure);
+            case SQLITE_CONSTRAINT -> new ConstraintViolationException("Constraint violated while " + what + ": " + detail, failure);
+            case SQLITE_NOTADB, SQLITE_CORRUPT -> new NotAHermesDatabaseException(
+                    "Not a valid SQLite database (file is corrupt or of another kind) while " + what + ": " + detail, failure);
+            case SQLITE_PERM, SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN ->
+                    new StateIOException("I/O failure while " + what + ": " + detail, failure);
+            default -> new HermesStateException(ErrorType.INTERNAL, "Unexpected failure while " + what + ": " + detail, failure);
+        };
     }
 
     private static @Nullable SQLException firstSqlException(Throwable failure) {

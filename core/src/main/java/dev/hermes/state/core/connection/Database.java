@@ -350,10 +350,10 @@ public final class Database implements AutoCloseable {
         return retryPolicy.run(what, failures, operation::retried, () -> {
             long asked = timed ? System.nanoTime() : 0L;
             writeLock.lock();
-            if (timed) {
-                operation.lockWaited(System.nanoTime() - asked);
-            }
             try {
+                if (timed) {
+                    operation.lockWaited(System.nanoTime() - asked);
+                }
                 ensureOpen();
                 Writer current = writer();
                 try {
