@@ -2,7 +2,7 @@ package dev.hermes.state;
 
 /**
  * The classes of failure every public operation reports, with the wire name the RPC uses for each
- * (SPEC section 7, {@code error.type}).
+ * (docs/behaviour.md#rpc, {@code error.type}).
  */
 public enum ErrorType {
     INVALID_ARGUMENT("invalid_argument"),

@@ -74,7 +74,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Benchmark {
     public static final long SEED = 42;
-    /** SPEC section 3: a PASSIVE checkpoint after every 50 successful writes. */
+    /** docs/behaviour.md#contention: a PASSIVE checkpoint after every 50 successful writes. */
     public static final int RAW_CHECKPOINT_EVERY = 50;
 
     /**

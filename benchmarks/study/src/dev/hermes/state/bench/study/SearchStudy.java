@@ -32,7 +32,7 @@ import java.util.Map;
 public final class SearchStudy {
     static final String ENGINE_RANK = "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rank LIMIT 20";
     static final String ENGINE_COUNT = "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?";
-    /** Hermes v6's page query as SPEC section 4 describes it (full content returned, context fetched afterwards). */
+    /** Hermes v6's page query as docs/behaviour.md#search describes it (full content returned, context fetched afterwards). */
     static final String HERMES_PAGE = "SELECT m.id, m.session_id, m.role, snippet(messages_fts, 0, '>>>', '<<<', '...', 40) "
             + "AS snippet, m.content, m.timestamp, m.tool_name, s.source, s.model, s.started_at AS session_started "
             + "FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid JOIN sessions s ON s.id = m.session_id "

@@ -111,7 +111,7 @@ import static dev.hermes.state.db.Tables.STATE_META;
 import javax.sql.DataSource;
 
 /**
- * The Hermes session store (state.db): every operation of SPEC section 4, typed. Thread-safe; open it
+ * The Hermes session store (state.db): every operation of docs/behaviour.md#operations, typed. Thread-safe; open it
  * once and keep it for the application's lifetime; {@link #close()} checkpoints and releases
  * everything. Every failure is a {@link dev.hermes.state.HermesStateException} subtype: bad arguments
  * are refused with {@link InvalidArgumentException} before anything is written, and every write is one
@@ -120,7 +120,7 @@ import javax.sql.DataSource;
  * <p>Writes run one at a time on a single connection, each in its own {@code BEGIN IMMEDIATE}
  * transaction with Hermes' retry policy; reads run concurrently on a small pool of connections that
  * cannot write. Connections are opened on first use. Hermes names in the Javadoc ({@code create_session}
- * ...) point at the SPEC operation each method implements.
+ * ...) point at the entry of docs/behaviour.md each method implements.
  */
 public final class StateRepository implements AutoCloseable {
     /** The schema version a read-write open brings a store to unless {@link Builder#schemaVersion} says otherwise. */
@@ -384,7 +384,7 @@ public final class StateRepository implements AutoCloseable {
     }
 
     /**
-     * update_token_counts (SPEC section 4). Incremental: the five token counters grow by the given
+     * update_token_counts (docs/behaviour.md#token-counts). Incremental: the five token counters grow by the given
      * amounts, estimated cost grows by the given one (from 0), actual cost grows only when given.
      * Absolute: the counters are set, estimated cost becomes the given one (or 0), actual cost is set
      * only when given. Both: cost status, source and pricing version take a given value (last wins);

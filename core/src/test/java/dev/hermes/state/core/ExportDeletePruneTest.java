@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** SPEC section 4, Export, delete, prune: the contract, on both engines. */
+/** docs/behaviour.md#export-delete-prune: the contract, on both engines. */
 class ExportDeletePruneTest extends FreshStoreTest {
 
     @Test

@@ -92,7 +92,7 @@ abstract class FreshStoreTest {
 
     /**
      * The schema version the store is opened at: 6, so that the classes that don't override it hold the
-     * v6 contract (the SPEC's answers, which a store pinned at 6 keeps); the v17 classes return 17.
+     * v6 contract (the V6 answers of docs/behaviour.md, which a store pinned at 6 keeps); the v17 classes return 17.
      */
     int schemaVersion() {
         return Migrator.KEPT_VERSION;

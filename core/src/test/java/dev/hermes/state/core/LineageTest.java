@@ -15,7 +15,7 @@ import static dev.hermes.state.db.Tables.SESSIONS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** SPEC section 4, Lineage: compression tips, ancestors and trees, deep chains and cycles. */
+/** docs/behaviour.md#lineage: compression tips, ancestors and trees, deep chains and cycles. */
 class LineageTest extends FreshStoreTest {
     private void child(String id, String parent) {
         store.createSession(NewSession.builder(id, "cli").parentSessionId(parent).build());

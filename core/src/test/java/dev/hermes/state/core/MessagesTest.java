@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** SPEC section 4, Messages: counters, JSON storage and decoding, conversation shape, batches, pages. */
+/** docs/behaviour.md#messages: counters, JSON storage and decoding, conversation shape, batches, pages. */
 class MessagesTest extends FreshStoreTest {
     static final Map<String, Object> CALL = Map.of("id", "call_1", "type", "function",
             "function", Map.of("name", "terminal", "arguments", "{\"cmd\": \"ls\"}"));

@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Opening, closing, connections and transactions of the store (SPEC sections 1-3). */
+/** Opening, closing, connections and transactions of the store (docs/behaviour.md#file-and-schema, #opening-and-migrating, #contention). */
 class OpeningTest {
     @TempDir
     Path dir;

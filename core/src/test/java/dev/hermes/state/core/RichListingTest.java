@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-/** SPEC section 4, Rich listing: previews, last activity, filters, projection, keyset pages. */
+/** docs/behaviour.md#rich-listing: previews, last activity, filters, projection, keyset pages. */
 class RichListingTest extends FreshStoreTest {
     private String previewOf(String... userContents) {
         String id = "p" + System.nanoTime();

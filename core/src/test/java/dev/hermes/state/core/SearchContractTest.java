@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * SPEC section 4, Search: search_messages through the store on small databases built for one
+ * docs/behaviour.md#search: search_messages through the store on small databases built for one
  * behaviour each, the same assertions on both engines (FTS5 on SQLite, tsvector and the CJK grams
  * index on PostgreSQL). Rows are written with plain SQL for exact timestamps. What only one engine
  * shows (FTS5's snippet format, its failures) is in {@code backend.sqlite.MessageSearchTest}.

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** SPEC section 4, Sessions: one test per behaviour, exact values, on a fresh file. */
+/** docs/behaviour.md#sessions: one test per behaviour, exact values, on a fresh file. */
 class SessionsTest extends FreshStoreTest {
     @Test
     void createSessionStoresEveryArgumentAndStartsNow() throws Exception {

@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** SPEC section 4, Titles, through the store: setting, uniqueness, numbering, resolving. */
+/** docs/behaviour.md#titles, through the store: setting, uniqueness, numbering, resolving. */
 class StoreTitlesTest extends FreshStoreTest {
     @BeforeEach
     void sessions() {

@@ -15,6 +15,7 @@ import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.MemoryId;
 import dev.langchain4j.service.UserMessage;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
+import dev.hermes.state.testsupport.DocExample;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,12 +25,15 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The README's LangChain4j example, verbatim, with a scripted model, so the README stays true. */
+/**
+ * The README's LangChain4j example (the block after {@code <!-- example: langchain4j -->}), checked against
+ * the region below and run with a scripted model.
+ */
 class ReadmeExampleTest {
     @TempDir
     Path dir;
 
-    // --- README example starts ---
+    // --- example langchain4j starts ---
     interface Assistant {
         String chat(@MemoryId String ticketId, @UserMessage String question);
     }
@@ -43,7 +47,7 @@ class ReadmeExampleTest {
                 .tools(new HermesSearchTool(store))                    // the model may search past conversations
                 .build();
     }
-    // --- README example ends ---
+    // --- example langchain4j ends ---
 
     /** A model that searches past conversations for "export" first, then answers with what the tool gave. */
     static ChatModel scriptedModel() {
@@ -58,6 +62,11 @@ class ReadmeExampleTest {
                 return ChatResponse.builder().aiMessage(answer).build();
             }
         };
+    }
+
+    @Test
+    void theDocumentationShowsTheCodeThisTestRuns() {
+        DocExample.assertMatches("README.md", "langchain4j", ReadmeExampleTest.class);
     }
 
     @Test

@@ -33,7 +33,7 @@ record FileInspection(
     static final String CHANGELOG_TABLE = "DATABASECHANGELOG";
     static final String LOCK_TABLE = "DATABASECHANGELOGLOCK";
 
-    /** The columns a version-6 file has (SPEC section 1); a read-only open needs at least these. */
+    /** The columns a version-6 file has (docs/behaviour.md#file-and-schema); a read-only open needs at least these. */
     static final List<String> V6_SESSION_COLUMNS = HermesSchema.at(6).sessionColumns();
     static final List<String> V6_MESSAGE_COLUMNS = HermesSchema.at(6).messageColumns();
     /** Columns every Hermes sessions table has had since version 1: they tell it from other "sessions" tables. */

@@ -2,6 +2,7 @@ package dev.hermes.state.springboot;
 
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.springai.HermesChatMemoryRepository;
+import dev.hermes.state.testsupport.DocExample;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.ai.chat.client.ChatClient;
@@ -25,12 +26,15 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** The README's Spring Boot + Spring AI example, verbatim, in an application context, so the README stays true. */
+/**
+ * The Spring Boot + Spring AI example of docs/chat-memory.md (the block after
+ * {@code <!-- example: spring-ai -->}), checked against the region below and run in an application context.
+ */
 class ReadmeSpringAiExampleTest {
     @TempDir
     Path dir;
 
-    // --- README example starts ---
+    // --- example spring-ai starts ---
     @Configuration
     static class ChatConfiguration {
         @Bean
@@ -51,7 +55,7 @@ class ReadmeSpringAiExampleTest {
                 .advisors(advisor -> advisor.param(ChatMemory.CONVERSATION_ID, ticketId))  // = Hermes session id
                 .call().content();
     }
-    // --- README example ends ---
+    // --- example spring-ai ends ---
 
     /** A model that answers "Noted: " and the user's last words, and says how many messages it was shown. */
     static ChatModel scriptedModel() {
@@ -60,6 +64,11 @@ class ReadmeSpringAiExampleTest {
             String last = shown.get(shown.size() - 1).getText();
             return new ChatResponse(List.of(new Generation(new AssistantMessage("Noted (" + shown.size() + "): " + last))));
         };
+    }
+
+    @Test
+    void theDocumentationShowsTheCodeThisTestRuns() {
+        DocExample.assertMatches("docs/chat-memory.md", "spring-ai", ReadmeSpringAiExampleTest.class);
     }
 
     @Test

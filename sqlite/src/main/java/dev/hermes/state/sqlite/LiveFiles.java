@@ -44,7 +44,7 @@ import java.util.Properties;
  *     refers to it ({@code /proc/self/fd}, which also sees an application's own connections). Otherwise
  *     they do nothing and the caller goes without.</li>
  * </ul>
- * The remaining gap, stated in the README: an application that opens its <em>first</em> connection to
+ * The remaining gap, stated in docs/library.md#several-stores-one-file: an application that opens its <em>first</em> connection to
  * the file from another thread during the microseconds of such a read is not seen.
  */
 public final class LiveFiles {

@@ -118,7 +118,7 @@ public final class RawJdbcStore implements RawStore {
 
     /**
      * As {@link #open(Path)}, plus Hermes' checkpoint policy when {@code checkpointEvery} > 0: a
-     * {@code PRAGMA wal_checkpoint(PASSIVE)} after every that many commits (SPEC section 3 says 50).
+     * {@code PRAGMA wal_checkpoint(PASSIVE)} after every that many commits (docs/behaviour.md#contention says 50).
      */
     public static RawJdbcStore open(Path file, int checkpointEvery) throws SQLException {
         Connection connection = SqliteFile.open(file, RetryPolicy.HERMES, false);
@@ -343,7 +343,7 @@ public final class RawJdbcStore implements RawStore {
         bumpCounters.executeUpdate();
     }
 
-    /** SPEC: a list adds its size, any other non-null value 1; tool messages add nothing. */
+    /** docs/behaviour.md#append-message (v6 rules): a list adds its size, any other non-null value 1; tool messages add nothing. */
     static long toolCallIncrement(NewMessage message) {
         if (message.toolCalls() == null || "tool".equals(message.role())) {
             return 0;
@@ -351,7 +351,7 @@ public final class RawJdbcStore implements RawStore {
         return message.toolCalls() instanceof Collection<?> list ? list.size() : 1;
     }
 
-    /** JSON text, or NULL for null and empty values (SPEC section 1). */
+    /** JSON text, or NULL for null and empty values (docs/behaviour.md#file-and-schema). */
     private static @Nullable String jsonOrNull(@Nullable Object value) {
         if (value == null || (value instanceof Collection<?> c && c.isEmpty()) || (value instanceof Map<?, ?> m && m.isEmpty())) {
             return null;

@@ -11,7 +11,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 
-/** {@code rpc}: the JSON-lines RPC of SPEC section 7 on stdin/stdout, for programs in any language. */
+/** {@code rpc}: the JSON-lines RPC (docs/behaviour.md#rpc) on stdin/stdout, for programs in any language. */
 @Command(mixinStandardHelpOptions = true, name = "rpc", description = {
         "Serve the JSON-lines RPC on stdin/stdout: one request per line, one response per line, until end of input.",
         "  {\"id\": 1, \"method\": \"append_message\", \"params\": {\"session_id\": \"s1\", \"role\": \"user\", \"content\": \"hi\"}}",

@@ -16,7 +16,7 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The JSON-lines RPC (SPEC section 7): one request per line on the input, one response per line on
+ * The JSON-lines RPC (docs/behaviour.md#rpc): one request per line on the input, one response per line on
  * the output, in order and flushed, until end of input or a {@code close} request. Every failure,
  * including a line that is not JSON, becomes an error response and the loop goes on. The store is
  * opened on the first request that needs it (so an unreadable file is reported in-band, with its

@@ -7,7 +7,7 @@ import java.sql.SQLException;
 import java.util.List;
 
 /**
- * Full-text search over the messages ({@code search_messages}, SPEC section 4 "Search"), in an
+ * Full-text search over the messages ({@code search_messages}, docs/behaviour.md#search), in an
  * engine's search dialect; {@link Backend#messageSearch()} hands out the engine's implementation.
  * The Hermes rules that do not depend on the engine (query parsing, the CJK fallback, context
  * length) are in {@code dev.hermes.state.core.search}.

@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * One search result (SPEC section 4, search_messages).
+ * One search result (docs/behaviour.md#search).
  *
  * @param snippet        FTS5 {@code snippet(messages_fts, 0, '>>>', '<<<', '...', 40)}; for the CJK
  *                       fallback, 120 characters starting 40 before the match

@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * One row of {@code sessions}, every column of schema version 17 (SPEC section 1, HERMES-V17 section 1).
+ * One row of {@code sessions}, every column of schema version 17 (docs/behaviour.md#file-and-schema, docs/schema-versions.md#what-versions-717-add).
  * Nullable components are marked; counters and token sums are never null (a NULL in the file reads as
  * 0), flags are booleans. A column the store's file lacks (an older file) reads as its default, and
  * {@link #columns()} says which columns the row really has.

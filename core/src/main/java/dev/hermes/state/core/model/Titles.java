@@ -6,7 +6,7 @@ import org.jspecify.annotations.Nullable;
 
 import java.util.Optional;
 
-/** Session-title rules shared by the store and its callers (SPEC section 4, Titles). */
+/** Session-title rules shared by the store and its callers (docs/behaviour.md#titles). */
 public final class Titles {
     /** Longest title, in code points. */
     public static final int MAX_LENGTH = 100;

@@ -3,7 +3,7 @@ package dev.hermes.state.core.model;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The arguments of {@code update_token_counts} (SPEC section 4). Incremental by default: the five token
+ * The arguments of {@code update_token_counts} (docs/behaviour.md#token-counts). Incremental by default: the five token
  * counters are increased; {@link Builder#absolute(boolean) absolute} sets them instead. Cost status,
  * source and pricing version take the given value when not null (last wins); billing provider, base
  * URL, mode and model are only filled while still NULL (first wins). {@code apiCallCount} (schema 17)

@@ -19,7 +19,7 @@ import java.util.Optional;
 
 import static dev.hermes.state.db.Tables.SESSIONS;
 
-/** The sessions table: create, end, reopen, read, resolve, count and list sessions (SPEC section 4). */
+/** The sessions table: create, end, reopen, read, resolve, count and list sessions (docs/behaviour.md#sessions). */
 public final class Sessions {
     private static final PreparedQuery BY_ID = PreparedQuery.of(schema -> DSL
             .select(schema.fields(SESSIONS)).from(SESSIONS)

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 import static dev.hermes.state.db.Tables.SESSIONS;
 
 /**
- * Session titles (SPEC section 4, Titles): set one (unique among sessions), look sessions up by
+ * Session titles (docs/behaviour.md#titles): set one (unique among sessions), look sessions up by
  * title, and number titles along a lineage ("base", "base #2", ...). The sanitizing rule itself is
  * public API: {@link dev.hermes.state.core.model.Titles}.
  */

@@ -16,7 +16,7 @@ import java.sql.SQLException;
 import static dev.hermes.state.db.Tables.SESSIONS;
 
 /**
- * update_token_counts (SPEC section 4). Incremental: the five token counters grow by the given
+ * update_token_counts (docs/behaviour.md#token-counts). Incremental: the five token counters grow by the given
  * amounts, estimated cost grows by the given one (from 0), actual cost grows only when given.
  * Absolute: the counters are set, estimated cost becomes the given one (or 0), actual cost is set
  * only when given. Both: cost status, source and pricing version take a given value (last wins);

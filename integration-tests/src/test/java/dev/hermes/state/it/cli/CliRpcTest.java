@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * One {@code hermes-state rpc} process driven line by line through a whole scripted session, every
  * response checked; then end of input ends the process with exit code 0. The answers are those of the
- * agent of schema 6 (the SPEC's), so the files are kept at 6; the RPC at 17 is checked by the cli
+ * agent of schema 6 (docs/behaviour.md#rpc, V6 rules), so the files are kept at 6; the RPC at 17 is checked by the cli
  * module's Rpc*V17Test classes and by the agent's own v17 test files.
  */
 class CliRpcTest {

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The two schemas a migrated file can hold, and the checks that hold a file to them: version 17, as the
  * agent's own files state-v17.db (a fresh file) and state-v17-upgraded.db (its upgrade of state-v6.db) hold
- * it, and version 6 exactly as SPEC section 1 writes it (the store kept at 6). Tables are compared column
+ * it, and version 6 exactly as the version-6 agent writes it (docs/behaviour.md#file-and-schema) (the store kept at 6). Tables are compared column
  * by column (column order legitimately differs between fresh and migrated files); indexes, triggers and
  * the FTS tables by their SQL, whitespace-normalised.
  */
@@ -168,7 +168,7 @@ final class ExpectedSchema {
             "reasoning_tokens", "0", "api_call_count", "0", "rewind_count", "0", "archived", "0", "observed", "0",
             "active", "1", "compacted", "0");
 
-    /** SPEC section 1, verbatim: the objects whose SQL must read the same in every file kept at version 6. */
+    /** The version-6 agent's SQL, verbatim (docs/behaviour.md#file-and-schema): the objects whose SQL must read the same in every file kept at version 6. */
     static final Map<String, String> SPEC_SQL = Map.ofEntries(
             Map.entry("index idx_sessions_source", "CREATE INDEX idx_sessions_source  ON sessions(source);"),
             Map.entry("index idx_sessions_parent", "CREATE INDEX idx_sessions_parent  ON sessions(parent_session_id);"),
@@ -213,7 +213,7 @@ final class ExpectedSchema {
             new Column("token_count", "INTEGER", false, null, 0),
             text("finish_reason"), text("reasoning"), text("reasoning_details"), text("codex_reasoning_items"));
 
-    /** The objects of a version-6 file besides the SPEC's own: SQLite's and FTS5's internals, Liquibase's bookkeeping. */
+    /** The objects of a version-6 file besides the agent's own: SQLite's and FTS5's internals, Liquibase's bookkeeping. */
     static final Set<String> SUPPORTING_OBJECTS = Set.of("table sqlite_sequence", "index sqlite_autoindex_sessions_1",
             "table messages_fts_config", "table messages_fts_data", "table messages_fts_docsize", "table messages_fts_idx",
             "table DATABASECHANGELOG", "table DATABASECHANGELOGLOCK",
@@ -310,7 +310,7 @@ final class ExpectedSchema {
     static final String V17_COLUMN_DECLARATIONS = columnDeclarations();
 
     /**
-     * The Python agent's start-up statements at version 6: SPEC section 1 with IF NOT EXISTS, in three
+     * The Python agent's start-up statements at version 6: that SQL with IF NOT EXISTS, in three
      * scripts as the agent runs them (tables and plain indexes, the title index, then FTS).
      */
     static final String AGENT_V6_STARTUP_SCRIPT = """
@@ -388,7 +388,7 @@ final class ExpectedSchema {
     }
 
     /**
-     * Asserts that {@code db} holds exactly the SPEC's version-6 schema, plus {@code extraObjects}
+     * Asserts that {@code db} holds exactly the agent's version-6 schema, plus {@code extraObjects}
      * (another application's tables an adopted file legitimately keeps).
      */
     static void assertVersion6(Path db, Set<String> extraObjects) throws SQLException {

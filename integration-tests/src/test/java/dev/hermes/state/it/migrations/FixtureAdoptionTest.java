@@ -38,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Adoption of every real file the Python agent made. By default (version 17) only the missing steps
  * run, and the file ends as the agent's own version-17 open left a copy of it: the version-17 schema,
  * and the same rows in every table, full-text index included (HermesFixture holds what the agent left).
- * Kept at version 6, a file of versions 1-6 gets SPEC section 1 with every row as it was, and a later
+ * Kept at version 6, a file of versions 1-6 gets version 6's schema (docs/behaviour.md#file-and-schema) with every row as it was, and a later
  * file is refused.
  */
 class FixtureAdoptionTest {

@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A store created from nothing holds exactly version 17's schema (or SPEC section 1 when kept at 6),
+ * A store created from nothing holds exactly version 17's schema (or version 6's, docs/behaviour.md#file-and-schema, when kept at 6),
  * owner-only, in WAL mode, and its full-text triggers keep the index in step with the messages.
  */
 class NewFileTest {

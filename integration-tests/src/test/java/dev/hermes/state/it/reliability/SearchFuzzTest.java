@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Search against a generated corpus (words, e-mail addresses, dotted versions, hyphenated names, code,
  * CJK, emoji): 10,000 seeded generated queries, operators and special characters included, never
- * fail; and every word, e-mail address, dotted version, hyphenated name, code token from SPEC and
+ * fail; and every word, e-mail address, dotted version, hyphenated name, code token that docs/behaviour.md#search-query says must be found, and
  * whole CJK run the corpus contains finds every message that contains it when searched alone.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -143,7 +143,7 @@ class SearchFuzzTest {
         assertEquals(List.of(), misses, Seeds.replay(seed) + misses.size() + " of " + findable.size() + " terms");
     }
 
-    /** Two or three characters of a CJK run are found through the LIKE fallback (SPEC: CJK). */
+    /** Two or three characters of a CJK run are found through the LIKE fallback (docs/behaviour.md#search-cjk). */
     @Test
     void aPartOfACjkRunFindsItsMessages() {
         List<String> misses = new ArrayList<>();

@@ -30,7 +30,7 @@ final class StoreFiles {
      */
     private static final String TOOL_CALLS_OF_ROW = "CASE WHEN m.tool_calls IS NULL THEN 0"
             + " WHEN json_type(m.tool_calls) = 'array' THEN json_array_length(m.tool_calls) ELSE 1 END";
-    /** The SPEC's v6 rule: a tool result's tool_calls are not counted (today's agent counts every row's). */
+    /** The v6 rule (docs/behaviour.md#append-message): a tool result's tool_calls are not counted (today's agent counts every row's). */
     private static final String TOOL_CALLS_OF_ROW_V6 = "CASE WHEN m.role = 'tool' THEN 0 ELSE " + TOOL_CALLS_OF_ROW + " END";
 
     /** The tables whose rows make up a store's content (FTS5 shadow tables included, Liquibase's excluded). */
