@@ -1,5 +1,6 @@
 package dev.hermes.state.cli.json;
 
+import dev.hermes.state.core.json.SessionRows;
 import dev.hermes.state.core.model.ActiveSession;
 import dev.hermes.state.core.model.LineageNode;
 import dev.hermes.state.core.model.Message;
@@ -45,7 +46,7 @@ class HermesShapesTest {
 
     @Test
     void aSessionHasEveryColumnWithHermesKeys() {
-        Map<String, Object> row = HermesShapes.session(session("s1", "my project"));
+        Map<String, Object> row = SessionRows.of(session("s1", "my project"));
         assertEquals(SESSION_COLUMNS, List.copyOf(row.keySet()));
         assertEquals("{\"temperature\": 0}", row.get("model_config"), "JSON columns stay text, as Hermes returns them");
         assertEquals(STARTED, row.get("started_at"));
