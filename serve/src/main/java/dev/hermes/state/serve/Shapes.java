@@ -33,18 +33,7 @@ final class Shapes {
      * and {@code _lineage_root_id} on a compression root shown as its tip.
      */
     static Map<String, @Nullable Object> listed(RichSession r, Instant now) {
-        Map<String, @Nullable Object> row = SessionRows.of(r.session());
-        RichSession.Workspace workspace = r.workspace();
-        if (workspace != null) {
-            row.put("cwd", workspace.cwd());
-            row.put("git_branch", workspace.gitBranch());
-            row.put("git_repo_root", workspace.gitRepoRoot());
-        }
-        row.put("preview", r.preview());
-        row.put("last_active", r.lastActive());
-        if (r.lineageRootId() != null) {
-            row.put("_lineage_root_id", r.lineageRootId());
-        }
+        Map<String, @Nullable Object> row = SessionRows.of(r);
         row.put("is_active", isLive(r.session(), r.lastActive(), now));
         row.put("archived", r.session().archived());
         return row;

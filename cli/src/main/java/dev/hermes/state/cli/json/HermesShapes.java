@@ -61,29 +61,8 @@ public final class HermesShapes {
         return shapedEach(sessions, SessionRows::of);
     }
 
-    /**
-     * A {@code list_sessions_rich} row: every column plus {@code preview} and {@code last_active}, and
-     * {@code _lineage_root_id} only on a row projected onto the tip of its compression chain: Hermes
-     * adds the key to those rows alone, and its callers test for it ({@code "_lineage_root_id" in row}).
-     */
-    public static Map<String, Object> rich(RichSession r) {
-        Map<String, Object> row = SessionRows.of(r.session());
-        RichSession.Workspace workspace = r.workspace();
-        if (workspace != null) { // a projected row's are the tip's, not its root's
-            row.put("cwd", workspace.cwd());
-            row.put("git_branch", workspace.gitBranch());
-            row.put("git_repo_root", workspace.gitRepoRoot());
-        }
-        row.put("preview", r.preview());
-        row.put("last_active", r.lastActive());
-        if (r.lineageRootId() != null) {
-            row.put("_lineage_root_id", r.lineageRootId());
-        }
-        return row;
-    }
-
     public static List<Map<String, Object>> richRows(List<RichSession> rows) {
-        return shapedEach(rows, HermesShapes::rich);
+        return shapedEach(rows, SessionRows::of);
     }
 
     /** A {@code search_sessions} row of today's agent: every column plus {@code last_active}. */

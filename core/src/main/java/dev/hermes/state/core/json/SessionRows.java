@@ -1,5 +1,6 @@
 package dev.hermes.state.core.json;
 
+import dev.hermes.state.core.model.RichSession;
 import dev.hermes.state.core.model.Session;
 import org.jspecify.annotations.Nullable;
 
@@ -22,6 +23,28 @@ public final class SessionRows {
         Map<String, @Nullable Object> row = new LinkedHashMap<>();
         for (String column : s.columns().names()) {
             row.put(column, column(s, column));
+        }
+        return row;
+    }
+
+    /**
+     * The row of a listed session ({@code list_sessions_rich}): its columns, the tip's workspace on a row
+     * projected onto the tip of its compression chain, {@code preview}, {@code last_active}, and
+     * {@code _lineage_root_id} on such a projected row alone (Hermes adds the key to those rows only, and
+     * its callers test for it: {@code "_lineage_root_id" in row}).
+     */
+    public static Map<String, @Nullable Object> of(RichSession r) {
+        Map<String, @Nullable Object> row = of(r.session());
+        RichSession.Workspace workspace = r.workspace();
+        if (workspace != null) { // a projected row's are the tip's, not its root's
+            row.put("cwd", workspace.cwd());
+            row.put("git_branch", workspace.gitBranch());
+            row.put("git_repo_root", workspace.gitRepoRoot());
+        }
+        row.put("preview", r.preview());
+        row.put("last_active", r.lastActive());
+        if (r.lineageRootId() != null) {
+            row.put("_lineage_root_id", r.lineageRootId());
         }
         return row;
     }
