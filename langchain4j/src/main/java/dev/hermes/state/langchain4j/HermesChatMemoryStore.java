@@ -1,18 +1,12 @@
 package dev.hermes.state.langchain4j;
 
-import dev.hermes.state.core.model.SchemaRules;
 import dev.hermes.state.InvalidArgumentException;
-import dev.hermes.state.core.model.Message;
-import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.StateRepository;
-import dev.hermes.state.core.model.WindowEntry;
-import dev.hermes.state.memory.ConversationWindows;
-import dev.hermes.state.memory.Conversations;
-import dev.hermes.state.memory.HandedOutMessages;
+import dev.hermes.state.memory.ChatMemoryBuilder;
+import dev.hermes.state.memory.ConversationMemory;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -25,20 +19,15 @@ import java.util.List;
 public final class HermesChatMemoryStore implements ChatMemoryStore {
     public static final String DEFAULT_SOURCE = "langchain4j";
 
-    private final Conversations conversations;
-    private final ConversationWindows windows;
-    private final StateRepository store;
-    private final HandedOutMessages<ChatMessage> handedOut = new HandedOutMessages<>();
+    private final ConversationMemory<ChatMessage> memory;
 
     /** With the defaults: source {@value #DEFAULT_SOURCE}, the store's own conversation windows. */
     public HermesChatMemoryStore(StateRepository store) {
-        this(builder(store));
+        this(builder(store).build().memory);
     }
 
-    private HermesChatMemoryStore(Builder builder) {
-        this.conversations = new Conversations(builder.store, builder.source);
-        this.windows = builder.windows != null ? builder.windows : ConversationWindows.of(builder.store);
-        this.store = builder.store;
+    private HermesChatMemoryStore(ConversationMemory<ChatMessage> memory) {
+        this.memory = memory;
     }
 
     public static Builder builder(StateRepository store) {
@@ -47,20 +36,15 @@ public final class HermesChatMemoryStore implements ChatMemoryStore {
 
     /** Every memory id (session id) of this store's source once, oldest first. */
     public List<String> memoryIds() {
-        return conversations.ids();
+        return memory.ids();
     }
 
     /** Exactly the messages the last update gave, in order (empty for an unknown memory id). */
     @Override
     public List<ChatMessage> getMessages(Object memoryId) {
-        String id = id(memoryId);
-        List<ChatMessage> messages = new ArrayList<>();
-        for (Message row : windows.load(id)) {
-            ChatMessage message = LangChain4jMessages.fromRow(row);
-            handedOut.remember(id, message, List.of(row.id()));
-            messages.add(message);
-        }
-        return messages;
+        // one row a message: each row is its own group
+        return memory.load(id(memoryId), rows -> rows.stream().map(List::of).toList(),
+                rows -> LangChain4jMessages.fromRow(rows.get(0)));
     }
 
     /**
@@ -70,65 +54,32 @@ public final class HermesChatMemoryStore implements ChatMemoryStore {
      */
     @Override
     public void updateMessages(Object memoryId, List<ChatMessage> messages) {
-        String id = id(memoryId);
-        if (messages == null) {
-            throw new InvalidArgumentException("The messages must not be null");
-        }
-        // a store that follows the rules of schema 17 keeps structured content: user messages may carry images
-        boolean multimodal = store.schemaRules() == SchemaRules.V17;
-        List<WindowEntry> window = new ArrayList<>(messages.size());
-        for (ChatMessage message : messages) {
-            NewMessage row = LangChain4jMessages.toRow(message, multimodal);
-            List<Long> stored = handedOut.rowsOf(id, message);
-            window.add(stored != null ? WindowEntry.stored(stored.get(0), row)
-                    : WindowEntry.fresh(row));
-        }
-        windows.save(id, conversations.source(), window);
+        memory.save(id(memoryId), messages,
+                (message, multimodal) -> List.of(LangChain4jMessages.toRow(message, multimodal)));
     }
 
     /** Deletes the memory's session, all its messages and any compression chain, in one transaction. */
     @Override
     public void deleteMessages(Object memoryId) {
-        conversations.delete(id(memoryId));
+        memory.delete(id(memoryId));
     }
 
     private static String id(Object memoryId) {
         if (memoryId == null) {
             throw new InvalidArgumentException("A memory id must not be null");
         }
-        return Conversations.conversationId(memoryId.toString());
+        return memoryId.toString();
     }
 
-    /** Options: the source new sessions get, and where windows are kept. */
-    public static final class Builder {
-        private final StateRepository store;
-        private String source = DEFAULT_SOURCE;
-        private ConversationWindows windows;
-
+    /** Options: the source new sessions get. */
+    public static final class Builder extends ChatMemoryBuilder<Builder, ChatMessage, HermesChatMemoryStore> {
         private Builder(StateRepository store) {
-            if (store == null) {
-                throw new InvalidArgumentException("A StateRepository is required");
-            }
-            this.store = store;
+            super(store, DEFAULT_SOURCE);
         }
 
-        /** The Hermes source of the sessions this store creates and lists (not blank). */
-        public Builder source(String source) {
-            this.source = source;
-            return this;
-        }
-
-        /** Where windows are kept; by default the store's own ({@link ConversationWindows#of}). */
-        public Builder windows(ConversationWindows windows) {
-            if (windows == null) {
-                throw new InvalidArgumentException("The conversation windows must not be null");
-            }
-            this.windows = windows;
-            return this;
-        }
-
-        public HermesChatMemoryStore build() {
-            return new HermesChatMemoryStore(this);
+        @Override
+        protected HermesChatMemoryStore create(ConversationMemory<ChatMessage> memory) {
+            return new HermesChatMemoryStore(memory);
         }
     }
 }

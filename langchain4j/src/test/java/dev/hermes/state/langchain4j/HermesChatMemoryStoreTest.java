@@ -72,7 +72,7 @@ class HermesChatMemoryStoreTest {
         List<ChatMessage> lastWindow;
         try (StateRepository store = TestStore.open(dir)) {
             RecordingWindows windows = new RecordingWindows(store);
-            ChatMemory hermes = window(42, HermesChatMemoryStore.builder(store).windows(windows).build(), false);
+            ChatMemory hermes = window(42, windows.into(HermesChatMemoryStore.builder(store)).build(), false);
             ChatMemory reference = window(42, new InMemoryChatMemoryStore(), false);
             List<ChatMessage> adds = new ArrayList<>();
             adds.add(SystemMessage.from("You are terse."));
@@ -115,7 +115,7 @@ class HermesChatMemoryStoreTest {
     void aNewSystemMessageKeptFirstIsANewRowAtTheHeadOfTheWindow() {
         try (StateRepository store = TestStore.open(dir)) {
             RecordingWindows windows = new RecordingWindows(store);
-            ChatMemory hermes = window("m", HermesChatMemoryStore.builder(store).windows(windows).build(), true);
+            ChatMemory hermes = window("m", windows.into(HermesChatMemoryStore.builder(store)).build(), true);
             ChatMemory reference = window("m", new InMemoryChatMemoryStore(), true);
             List<ChatMessage> adds = new ArrayList<>(List.of(SystemMessage.from("Be brief.")));
             adds.addAll(turns(2));
@@ -304,7 +304,7 @@ class HermesChatMemoryStoreTest {
         // kept at 6, a store cannot hold a picture (at 17 it can: onAStoreAtSeventeenAPictureIsKeptAndHandedBackAsStored)
         try (StateRepository store = TestStore.open(dir, 6)) {
             RecordingWindows windows = new RecordingWindows(store);
-            HermesChatMemoryStore memoryStore = HermesChatMemoryStore.builder(store).windows(windows).build();
+            HermesChatMemoryStore memoryStore = windows.into(HermesChatMemoryStore.builder(store)).build();
             UserMessage picture = UserMessage.from(TextContent.from("look"), ImageContent.from("https://example.invalid/a.png"));
             assertThrows(InvalidArgumentException.class,
                     () -> memoryStore.updateMessages("m", List.of(UserMessage.from("first"), picture)));

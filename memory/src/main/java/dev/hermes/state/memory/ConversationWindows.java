@@ -15,7 +15,7 @@ import java.util.List;
  * id of the session the first save created; after a rewrite (see {@link #save}) the conversation
  * continues in a compression child, and the id still names it. See DESIGN-memory.md.
  */
-public interface ConversationWindows {
+interface ConversationWindows {
 
     /**
      * The windows the store keeps ({@link StateRepository#loadConversationWindow} and

@@ -11,7 +11,7 @@ import static dev.hermes.state.db.Tables.SESSIONS;
  * The conversations of one adapter: Hermes sessions of its source. A conversation is a root session
  * and, after rewrites, the compression chain that continues it; its id is the root's id.
  */
-public final class Conversations {
+final class Conversations {
     private final StateRepository store;
     private final String source;
 

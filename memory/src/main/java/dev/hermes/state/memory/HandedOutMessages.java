@@ -17,7 +17,7 @@ import java.util.Map;
  *
  * @param <M> the framework's message type
  */
-public final class HandedOutMessages<M> {
+final class HandedOutMessages<M> {
     private final Map<IdentityKey, Rows> rows = new HashMap<>();
     private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
 

@@ -10,9 +10,10 @@ import java.util.List;
 /**
  * The search an agent runs over past conversations (its own, the Python agent's, any other source's):
  * Hermes' full-text search, each hit with its {@code >>>match<<<} snippet and the session it belongs
- * to. The frameworks' tools ({@code HermesSearchTool} in each adapter) describe it to the model.
+ * to. The frameworks' tools ({@code HermesSearchTool} in each adapter) extend it, only to describe
+ * {@link #search} to the model with their framework's annotations.
  */
-public final class PastConversations {
+public class PastConversations {
     /** What the tool description promises the model. */
     public static final int DEFAULT_LIMIT = 10;
     public static final int MAX_LIMIT = 50;
@@ -62,7 +63,7 @@ public final class PastConversations {
      * first; {@code limit} null means {@value #DEFAULT_LIMIT}, more than {@value #MAX_LIMIT} means
      * {@value #MAX_LIMIT} (the tool description tells the model so), less than 1 is refused.
      */
-    public List<Hit> search(String query, Integer limit) {
+    public final List<Hit> search(String query, Integer limit) {
         int count = limit == null ? DEFAULT_LIMIT : limit;
         if (count < 1) {
             throw new InvalidArgumentException("The limit must be at least 1, got " + count);

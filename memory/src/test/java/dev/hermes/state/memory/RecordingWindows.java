@@ -11,7 +11,7 @@ import java.util.List;
 /**
  * The store's own windows ({@link ConversationWindows#of}), with every save the adapter asked for
  * recorded: what the adapters' tests read to see which entries an adapter handed over as kept and which
- * as new.
+ * as new. {@link #into} sets it on an adapter's builder (the windows are not API, so only this package can).
  */
 public final class RecordingWindows implements ConversationWindows {
     private final ConversationWindows store;
@@ -19,6 +19,11 @@ public final class RecordingWindows implements ConversationWindows {
 
     public RecordingWindows(StateRepository store) {
         this.store = ConversationWindows.of(store);
+    }
+
+    /** {@code builder}, its windows this recorder. */
+    public <B extends ChatMemoryBuilder<B, ?, ?>> B into(B builder) {
+        return builder.windows(this);
     }
 
     /** Every save so far, its entries as given. */

@@ -1,5 +1,6 @@
 package dev.hermes.state.serve;
 
+import dev.hermes.state.core.json.SessionRows;
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.json.PythonJson;
 import dev.hermes.state.core.model.LineageNode;
@@ -155,7 +156,7 @@ final class Api {
     private Object session(String idOrPrefix, Params params) {
         params.only(Set.of());
         Session session = resolve(idOrPrefix);
-        return Shapes.session(session);
+        return SessionRows.of(session);
     }
 
     private Object messages(String idOrPrefix, Params params) {
@@ -192,7 +193,7 @@ final class Api {
         SessionExport export = store.exportSession(id)
                 .orElseThrow(() -> ApiException.notFound("Session not found"));
         boolean v17 = store.schemaRules().atLeast(SchemaRules.V17);
-        Map<String, @Nullable Object> answer = Shapes.session(export.session());
+        Map<String, @Nullable Object> answer = SessionRows.of(export.session());
         List<Map<String, @Nullable Object>> rows = new ArrayList<>(export.messages().size());
         for (Message m : export.messages()) {
             Map<String, @Nullable Object> row = Shapes.message(m, v17);

@@ -1,5 +1,7 @@
 package dev.hermes.state.serve;
 
+import dev.hermes.state.core.json.MessageRows;
+import dev.hermes.state.core.json.SessionRows;
 import dev.hermes.state.core.model.Message;
 import dev.hermes.state.core.model.MessageContent;
 import dev.hermes.state.core.model.RichSession;
@@ -25,79 +27,13 @@ final class Shapes {
     private Shapes() {
     }
 
-    static Map<String, @Nullable Object> session(Session s) {
-        Map<String, @Nullable Object> row = new LinkedHashMap<>();
-        for (String column : s.columns().names()) {
-            row.put(column, column(s, column));
-        }
-        return row;
-    }
-
-    private static @Nullable Object column(Session s, String column) {
-        return switch (column) {
-            case "id" -> s.id();
-            case "source" -> s.source();
-            case "user_id" -> s.userId();
-            case "session_key" -> s.sessionKey();
-            case "chat_id" -> s.chatId();
-            case "chat_type" -> s.chatType();
-            case "thread_id" -> s.threadId();
-            case "model" -> s.model();
-            case "model_config" -> s.modelConfig();
-            case "system_prompt" -> s.systemPrompt();
-            case "parent_session_id" -> s.parentSessionId();
-            case "started_at" -> s.startedAt();
-            case "ended_at" -> s.endedAt();
-            case "end_reason" -> s.endReason();
-            case "message_count" -> s.messageCount();
-            case "tool_call_count" -> s.toolCallCount();
-            case "input_tokens" -> s.inputTokens();
-            case "output_tokens" -> s.outputTokens();
-            case "cache_read_tokens" -> s.cacheReadTokens();
-            case "cache_write_tokens" -> s.cacheWriteTokens();
-            case "reasoning_tokens" -> s.reasoningTokens();
-            case "cwd" -> s.cwd();
-            case "git_branch" -> s.gitBranch();
-            case "git_repo_root" -> s.gitRepoRoot();
-            case "billing_provider" -> s.billingProvider();
-            case "billing_base_url" -> s.billingBaseUrl();
-            case "billing_mode" -> s.billingMode();
-            case "estimated_cost_usd" -> s.estimatedCostUsd();
-            case "actual_cost_usd" -> s.actualCostUsd();
-            case "cost_status" -> s.costStatus();
-            case "cost_source" -> s.costSource();
-            case "pricing_version" -> s.pricingVersion();
-            case "title" -> s.title();
-            case "api_call_count" -> s.apiCallCount();
-            case "handoff_state" -> s.handoffState();
-            case "handoff_platform" -> s.handoffPlatform();
-            case "handoff_error" -> s.handoffError();
-            case "compression_failure_cooldown_until" -> s.compressionFailureCooldownUntil();
-            case "compression_failure_error" -> s.compressionFailureError();
-            case "rewind_count" -> s.rewindCount();
-            case "archived" -> s.archived() ? 1L : 0L;
-            default -> null;
-        };
-    }
-
     /**
      * A row of the sessions page: the session's columns, {@code preview}, {@code last_active},
      * {@code is_active} (not ended and active in the last five minutes), {@code archived} as a boolean,
      * and {@code _lineage_root_id} on a compression root shown as its tip.
      */
     static Map<String, @Nullable Object> listed(RichSession r, Instant now) {
-        Map<String, @Nullable Object> row = session(r.session());
-        RichSession.Workspace workspace = r.workspace();
-        if (workspace != null) {
-            row.put("cwd", workspace.cwd());
-            row.put("git_branch", workspace.gitBranch());
-            row.put("git_repo_root", workspace.gitRepoRoot());
-        }
-        row.put("preview", r.preview());
-        row.put("last_active", r.lastActive());
-        if (r.lineageRootId() != null) {
-            row.put("_lineage_root_id", r.lineageRootId());
-        }
+        Map<String, @Nullable Object> row = SessionRows.of(r);
         row.put("is_active", isLive(r.session(), r.lastActive(), now));
         row.put("archived", r.session().archived());
         return row;
@@ -118,27 +54,8 @@ final class Shapes {
     }
 
     static Map<String, @Nullable Object> message(Message m, boolean v17, java.util.function.Function<Message, String> html) {
-        Map<String, @Nullable Object> row = new LinkedHashMap<>();
-        row.put("id", m.id());
-        row.put("session_id", m.sessionId());
-        row.put("role", m.role());
-        MessageContent content = m.content();
-        row.put("content", content == null ? null : content.value());
-        row.put("tool_call_id", m.toolCallId());
-        row.put("tool_calls", m.toolCalls());
-        row.put("tool_name", m.toolName());
-        row.put("timestamp", m.timestamp());
-        row.put("token_count", m.tokenCount());
-        row.put("finish_reason", m.finishReason());
-        row.put("reasoning", m.reasoning());
+        Map<String, @Nullable Object> row = MessageRows.withoutFlags(m, v17);
         if (v17) {
-            row.put("reasoning_content", m.reasoningContent());
-        }
-        row.put("reasoning_details", m.reasoningDetails());
-        row.put("codex_reasoning_items", m.codexReasoningItems());
-        if (v17) {
-            row.put("codex_message_items", m.codexMessageItems());
-            row.put("platform_message_id", m.platformMessageId());
             row.put("observed", m.observed());
         }
         row.put("active", m.active());

@@ -1,17 +1,11 @@
 package dev.hermes.state.springai;
 
-import dev.hermes.state.core.model.SchemaRules;
-import dev.hermes.state.InvalidArgumentException;
-import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.StateRepository;
-import dev.hermes.state.core.model.WindowEntry;
-import dev.hermes.state.memory.ConversationWindows;
-import dev.hermes.state.memory.Conversations;
-import dev.hermes.state.memory.HandedOutMessages;
+import dev.hermes.state.memory.ChatMemoryBuilder;
+import dev.hermes.state.memory.ConversationMemory;
 import org.springframework.ai.chat.memory.ChatMemoryRepository;
 import org.springframework.ai.chat.messages.Message;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -24,20 +18,15 @@ import java.util.List;
 public final class HermesChatMemoryRepository implements ChatMemoryRepository {
     public static final String DEFAULT_SOURCE = "spring-ai";
 
-    private final StateRepository store;
-    private final Conversations conversations;
-    private final ConversationWindows windows;
-    private final HandedOutMessages<Message> handedOut = new HandedOutMessages<>();
+    private final ConversationMemory<Message> memory;
 
     /** With the defaults: source {@value #DEFAULT_SOURCE}, the store's own conversation windows. */
     public HermesChatMemoryRepository(StateRepository store) {
-        this(builder(store));
+        this(builder(store).build().memory);
     }
 
-    private HermesChatMemoryRepository(Builder builder) {
-        this.store = builder.store;
-        this.conversations = new Conversations(builder.store, builder.source);
-        this.windows = builder.windows != null ? builder.windows : ConversationWindows.of(builder.store);
+    private HermesChatMemoryRepository(ConversationMemory<Message> memory) {
+        this.memory = memory;
     }
 
     public static Builder builder(StateRepository store) {
@@ -47,20 +36,13 @@ public final class HermesChatMemoryRepository implements ChatMemoryRepository {
     /** Every conversation of this repository's source once, oldest first. */
     @Override
     public List<String> findConversationIds() {
-        return conversations.ids();
+        return memory.ids();
     }
 
     /** Exactly the messages the last save gave, in order (empty for an unknown conversation). */
     @Override
     public List<Message> findByConversationId(String conversationId) {
-        String id = Conversations.conversationId(conversationId);
-        List<Message> messages = new ArrayList<>();
-        for (List<dev.hermes.state.core.model.Message> rows : SpringAiMessages.groups(windows.load(id))) {
-            Message message = SpringAiMessages.fromGroup(rows);
-            handedOut.remember(id, message, rows.stream().map(dev.hermes.state.core.model.Message::id).toList());
-            messages.add(message);
-        }
-        return messages;
+        return memory.load(conversationId, SpringAiMessages::groups, SpringAiMessages::fromGroup);
     }
 
     /**
@@ -71,61 +53,24 @@ public final class HermesChatMemoryRepository implements ChatMemoryRepository {
      */
     @Override
     public void saveAll(String conversationId, List<Message> messages) {
-        String id = Conversations.conversationId(conversationId);
-        if (messages == null) {
-            throw new InvalidArgumentException("The messages must not be null");
-        }
-        // a store that follows the rules of schema 17 keeps structured content: user messages may carry images
-        boolean multimodal = store.schemaRules() == SchemaRules.V17;
-        List<WindowEntry> window = new ArrayList<>();
-        for (Message message : messages) {
-            List<NewMessage> rows = SpringAiMessages.toRows(message, multimodal);
-            List<Long> stored = handedOut.rowsOf(id, message);
-            for (int i = 0; i < rows.size(); i++) {
-                window.add(stored != null && stored.size() == rows.size()
-                        ? WindowEntry.stored(stored.get(i), rows.get(i))
-                        : WindowEntry.fresh(rows.get(i)));
-            }
-        }
-        windows.save(id, conversations.source(), window);
+        memory.save(conversationId, messages, SpringAiMessages::toRows);
     }
 
     /** Deletes the conversation, all its messages and any compression chain, in one transaction. */
     @Override
     public void deleteByConversationId(String conversationId) {
-        conversations.delete(conversationId);
+        memory.delete(conversationId);
     }
 
-    /** Options: the source new conversations get, and where windows are kept. */
-    public static final class Builder {
-        private final StateRepository store;
-        private String source = DEFAULT_SOURCE;
-        private ConversationWindows windows;
-
+    /** Options: the source new conversations get. */
+    public static final class Builder extends ChatMemoryBuilder<Builder, Message, HermesChatMemoryRepository> {
         private Builder(StateRepository store) {
-            if (store == null) {
-                throw new InvalidArgumentException("A StateRepository is required");
-            }
-            this.store = store;
+            super(store, DEFAULT_SOURCE);
         }
 
-        /** The Hermes source of the sessions this repository creates and lists (not blank). */
-        public Builder source(String source) {
-            this.source = source;
-            return this;
-        }
-
-        /** Where windows are kept; by default the store's own ({@link ConversationWindows#of}). */
-        public Builder windows(ConversationWindows windows) {
-            if (windows == null) {
-                throw new InvalidArgumentException("The conversation windows must not be null");
-            }
-            this.windows = windows;
-            return this;
-        }
-
-        public HermesChatMemoryRepository build() {
-            return new HermesChatMemoryRepository(this);
+        @Override
+        protected HermesChatMemoryRepository create(ConversationMemory<Message> memory) {
+            return new HermesChatMemoryRepository(memory);
         }
     }
 }

@@ -11,23 +11,21 @@ import java.util.List;
  * A ready tool that lets the model search past conversations in the Hermes store: give an instance to
  * {@code ChatClient.tools(...)} or turn it into callbacks with {@code ToolCallbacks.from(tool)}.
  */
-public final class HermesSearchTool {
-    private final PastConversations past;
-
+public final class HermesSearchTool extends PastConversations {
     /** Searches every source's conversations. */
     public HermesSearchTool(StateRepository store) {
-        this(store, null);
+        super(store, null);
     }
 
     /** Searches the conversations of these sources only (null: every source). */
     public HermesSearchTool(StateRepository store, List<String> sources) {
-        this.past = new PastConversations(store, sources);
+        super(store, sources);
     }
 
     @Tool(name = PastConversations.TOOL_NAME, description = PastConversations.TOOL_DESCRIPTION)
-    public List<PastConversations.Hit> searchPastConversations(
+    public List<Hit> searchPastConversations(
             @ToolParam(description = PastConversations.QUERY_DESCRIPTION) String query,
             @ToolParam(description = PastConversations.LIMIT_DESCRIPTION, required = false) Integer limit) {
-        return past.search(query, limit);
+        return search(query, limit);
     }
 }

@@ -71,7 +71,7 @@ class HermesChatMemoryRepositoryTest {
         try (StateRepository store = TestStore.open(dir)) {
             RecordingWindows windows = new RecordingWindows(store);
             ChatMemory hermes = MessageWindowChatMemory.builder().maxMessages(10)
-                    .chatMemoryRepository(HermesChatMemoryRepository.builder(store).windows(windows).build()).build();
+                    .chatMemoryRepository(windows.into(HermesChatMemoryRepository.builder(store)).build()).build();
             ChatMemory reference = MessageWindowChatMemory.builder().maxMessages(10)
                     .chatMemoryRepository(new InMemoryChatMemoryRepository()).build();
             List<List<Message>> adds = new ArrayList<>();
@@ -306,7 +306,7 @@ class HermesChatMemoryRepositoryTest {
         // kept at 6, a store cannot hold a picture (at 17 it can: onAStoreAtSeventeenAPictureIsKeptAndHandedBackAsStored)
         try (StateRepository store = TestStore.open(dir, 6)) {
             RecordingWindows windows = new RecordingWindows(store);
-            HermesChatMemoryRepository repository = HermesChatMemoryRepository.builder(store).windows(windows).build();
+            HermesChatMemoryRepository repository = windows.into(HermesChatMemoryRepository.builder(store)).build();
             Media png = Media.builder().mimeType(MimeTypeUtils.IMAGE_PNG).data(new ByteArrayResource(new byte[]{1})).build();
             List<Message> withPicture = List.of(new UserMessage("first"),
                     UserMessage.builder().text("look").media(png).build());
@@ -342,7 +342,6 @@ class HermesChatMemoryRepositoryTest {
             HermesChatMemoryRepository repository = new HermesChatMemoryRepository(store);
             assertThrows(InvalidArgumentException.class, () -> new HermesChatMemoryRepository(null));
             assertThrows(InvalidArgumentException.class, () -> HermesChatMemoryRepository.builder(store).source(" ").build());
-            assertThrows(InvalidArgumentException.class, () -> HermesChatMemoryRepository.builder(store).windows(null));
             assertThrows(InvalidArgumentException.class, () -> repository.findByConversationId(" "));
             assertThrows(InvalidArgumentException.class, () -> repository.saveAll(null, List.of()));
             assertThrows(InvalidArgumentException.class, () -> repository.saveAll("c", null));

@@ -19,11 +19,6 @@ public class HermesStateBoot3HealthIndicator extends AbstractHealthIndicator {
     @Override
     protected void doHealthCheck(Health.Builder builder) {
         StoreHealth health = StoreHealth.of(store);
-        builder.withDetails(health.details());
-        if (health.up()) {
-            builder.up();
-        } else {
-            builder.down();
-        }
+        builder.status(health.status()).withDetails(health.details());
     }
 }

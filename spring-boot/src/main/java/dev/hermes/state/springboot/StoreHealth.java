@@ -18,6 +18,11 @@ import java.util.Optional;
  */
 record StoreHealth(boolean up, Map<String, Object> details) {
 
+    /** The status code both Boot lines name the same ({@code Status.UP} or {@code Status.DOWN}). */
+    String status() {
+        return up ? "UP" : "DOWN";
+    }
+
     static StoreHealth of(StateRepository store) {
         Map<String, Object> details = new LinkedHashMap<>();
         Optional<Path> file = store.path();

@@ -1,5 +1,7 @@
 package dev.hermes.state.cli.json;
 
+import dev.hermes.state.core.json.MessageRows;
+import dev.hermes.state.core.json.SessionRows;
 import dev.hermes.state.core.model.ActiveSession;
 import dev.hermes.state.core.model.LineageNode;
 import dev.hermes.state.core.model.Message;
@@ -15,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The store's records as the dicts the Python agent's {@code SessionDB} returns: the same snake_case
@@ -25,66 +26,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class HermesShapes {
     private HermesShapes() {
-    }
-
-    /**
-     * A {@code sessions} row ({@code get_session}): every column the row was read from, in the order
-     * today's agent declares its table (for a version-6 file: the version-6 columns, in version 6's
-     * order), JSON columns as stored text, flags as the 0 or 1 the file holds.
-     */
-    public static Map<String, Object> session(Session s) {
-        Map<String, Object> row = new LinkedHashMap<>();
-        for (String column : s.columns().names()) {
-            row.put(column, column(s, column));
-        }
-        return row;
-    }
-
-    private static @Nullable Object column(Session s, String column) {
-        return switch (column) {
-            case "id" -> s.id();
-            case "source" -> s.source();
-            case "user_id" -> s.userId();
-            case "session_key" -> s.sessionKey();
-            case "chat_id" -> s.chatId();
-            case "chat_type" -> s.chatType();
-            case "thread_id" -> s.threadId();
-            case "model" -> s.model();
-            case "model_config" -> s.modelConfig();
-            case "system_prompt" -> s.systemPrompt();
-            case "parent_session_id" -> s.parentSessionId();
-            case "started_at" -> s.startedAt();
-            case "ended_at" -> s.endedAt();
-            case "end_reason" -> s.endReason();
-            case "message_count" -> s.messageCount();
-            case "tool_call_count" -> s.toolCallCount();
-            case "input_tokens" -> s.inputTokens();
-            case "output_tokens" -> s.outputTokens();
-            case "cache_read_tokens" -> s.cacheReadTokens();
-            case "cache_write_tokens" -> s.cacheWriteTokens();
-            case "reasoning_tokens" -> s.reasoningTokens();
-            case "cwd" -> s.cwd();
-            case "git_branch" -> s.gitBranch();
-            case "git_repo_root" -> s.gitRepoRoot();
-            case "billing_provider" -> s.billingProvider();
-            case "billing_base_url" -> s.billingBaseUrl();
-            case "billing_mode" -> s.billingMode();
-            case "estimated_cost_usd" -> s.estimatedCostUsd();
-            case "actual_cost_usd" -> s.actualCostUsd();
-            case "cost_status" -> s.costStatus();
-            case "cost_source" -> s.costSource();
-            case "pricing_version" -> s.pricingVersion();
-            case "title" -> s.title();
-            case "api_call_count" -> s.apiCallCount();
-            case "handoff_state" -> s.handoffState();
-            case "handoff_platform" -> s.handoffPlatform();
-            case "handoff_error" -> s.handoffError();
-            case "compression_failure_cooldown_until" -> s.compressionFailureCooldownUntil();
-            case "compression_failure_error" -> s.compressionFailureError();
-            case "rewind_count" -> s.rewindCount();
-            case "archived" -> s.archived() ? 1L : 0L;
-            default -> throw new IllegalArgumentException("not a sessions column: " + column);
-        };
     }
 
     /** A {@code messages} row ({@code get_messages}) as the agent of schema 6 returns it: see {@link #message(Message, boolean)}. */
@@ -99,26 +40,8 @@ public final class HermesShapes {
      * flags as the integers it stores.
      */
     public static Map<String, Object> message(Message m, boolean v17) {
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("id", m.id());
-        row.put("session_id", m.sessionId());
-        row.put("role", m.role());
-        row.put("content", m.content() == null ? null : m.content().value());
-        row.put("tool_call_id", m.toolCallId());
-        row.put("tool_calls", m.toolCalls());
-        row.put("tool_name", m.toolName());
-        row.put("timestamp", m.timestamp());
-        row.put("token_count", m.tokenCount());
-        row.put("finish_reason", m.finishReason());
-        row.put("reasoning", m.reasoning());
+        Map<String, Object> row = MessageRows.withoutFlags(m, v17);
         if (v17) {
-            row.put("reasoning_content", m.reasoningContent());
-        }
-        row.put("reasoning_details", m.reasoningDetails());
-        row.put("codex_reasoning_items", m.codexReasoningItems());
-        if (v17) {
-            row.put("codex_message_items", m.codexMessageItems());
-            row.put("platform_message_id", m.platformMessageId());
             row.put("observed", m.observed() ? 1L : 0L);
             row.put("active", m.active() ? 1L : 0L);
             row.put("compacted", m.compacted() ? 1L : 0L);
@@ -135,37 +58,16 @@ public final class HermesShapes {
     }
 
     public static List<Map<String, Object>> sessions(List<Session> sessions) {
-        return shapedEach(sessions, HermesShapes::session);
-    }
-
-    /**
-     * A {@code list_sessions_rich} row: every column plus {@code preview} and {@code last_active}, and
-     * {@code _lineage_root_id} only on a row projected onto the tip of its compression chain: Hermes
-     * adds the key to those rows alone, and its callers test for it ({@code "_lineage_root_id" in row}).
-     */
-    public static Map<String, Object> rich(RichSession r) {
-        Map<String, Object> row = session(r.session());
-        RichSession.Workspace workspace = r.workspace();
-        if (workspace != null) { // a projected row's are the tip's, not its root's
-            row.put("cwd", workspace.cwd());
-            row.put("git_branch", workspace.gitBranch());
-            row.put("git_repo_root", workspace.gitRepoRoot());
-        }
-        row.put("preview", r.preview());
-        row.put("last_active", r.lastActive());
-        if (r.lineageRootId() != null) {
-            row.put("_lineage_root_id", r.lineageRootId());
-        }
-        return row;
+        return shapedEach(sessions, SessionRows::of);
     }
 
     public static List<Map<String, Object>> richRows(List<RichSession> rows) {
-        return shapedEach(rows, HermesShapes::rich);
+        return shapedEach(rows, SessionRows::of);
     }
 
     /** A {@code search_sessions} row of today's agent: every column plus {@code last_active}. */
     public static Map<String, Object> activeSession(ActiveSession s) {
-        Map<String, Object> row = session(s.session());
+        Map<String, Object> row = SessionRows.of(s.session());
         row.put("last_active", s.lastActive());
         return row;
     }
@@ -221,14 +123,14 @@ public final class HermesShapes {
 
     /** An {@code export_session} dict: every session column plus {@code messages}, rows as {@link #message(Message, boolean)}. */
     public static Map<String, Object> export(SessionExport e, boolean v17) {
-        Map<String, Object> row = session(e.session());
+        Map<String, Object> row = SessionRows.of(e.session());
         row.put("messages", messages(e.messages(), v17));
         return row;
     }
 
     /** A session of a lineage listing: every column plus its {@code depth}. */
     public static Map<String, Object> lineageNode(LineageNode node) {
-        Map<String, Object> row = session(node.session());
+        Map<String, Object> row = SessionRows.of(node.session());
         row.put("depth", node.depth());
         return row;
     }

@@ -1,5 +1,6 @@
 package dev.hermes.state.cli.rpc;
 
+import dev.hermes.state.core.json.SessionRows;
 import dev.hermes.state.ErrorType;
 import dev.hermes.state.HermesStateException;
 import dev.hermes.state.cli.json.HermesShapes;
@@ -130,7 +131,7 @@ final class CoordinationMethods {
                 "chat_type", "thread_id"), p -> {
             GatewayPeer peer = peer(p);
             return store -> empty(peer.sessionKey()) ? null
-                    : store.get().findLatestGatewaySessionForPeer(peer).map(HermesShapes::session).orElse(null);
+                    : store.get().findLatestGatewaySessionForPeer(peer).map(SessionRows::of).orElse(null);
         });
 
         // ---- handoff

@@ -1,5 +1,6 @@
 package dev.hermes.state.cli.rpc;
 
+import dev.hermes.state.core.json.SessionRows;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.cli.json.HermesShapes;
 import dev.hermes.state.core.StateRepository;
@@ -173,7 +174,7 @@ final class SessionMethods {
         });
         methods.add("get_session", List.of("session_id"), p -> {
             String id = p.requiredString("session_id");
-            return store -> store.get().getSession(id).map(HermesShapes::session).orElse(null);
+            return store -> store.get().getSession(id).map(SessionRows::of).orElse(null);
         });
         methods.add("resolve_session_id", List.of("session_id_or_prefix"), p -> {
             String reference = p.requiredString("session_id_or_prefix");
@@ -200,7 +201,7 @@ final class SessionMethods {
         });
         methods.add("get_session_by_title", List.of("title"), p -> {
             String title = p.requiredString("title");
-            return store -> store.get().getSessionByTitle(title).map(HermesShapes::session).orElse(null);
+            return store -> store.get().getSessionByTitle(title).map(SessionRows::of).orElse(null);
         });
         methods.add("resolve_session_by_title", List.of("title"), p -> {
             String title = p.requiredString("title");

@@ -1,5 +1,6 @@
 package dev.hermes.state.cli.json;
 
+import dev.hermes.state.core.json.SessionRows;
 import dev.hermes.state.core.model.ActiveSession;
 import dev.hermes.state.core.model.LineageNode;
 import dev.hermes.state.core.model.Message;
@@ -45,7 +46,7 @@ class HermesShapesTest {
 
     @Test
     void aSessionHasEveryColumnWithHermesKeys() {
-        Map<String, Object> row = HermesShapes.session(session("s1", "my project"));
+        Map<String, Object> row = SessionRows.of(session("s1", "my project"));
         assertEquals(SESSION_COLUMNS, List.copyOf(row.keySet()));
         assertEquals("{\"temperature\": 0}", row.get("model_config"), "JSON columns stay text, as Hermes returns them");
         assertEquals(STARTED, row.get("started_at"));
@@ -63,7 +64,7 @@ class HermesShapesTest {
 
     @Test
     void aRichRowAddsPreviewLastActiveAndLineageRoot() {
-        Map<String, Object> row = HermesShapes.rich(new RichSession(session("tip", "my project #4"), "Deploy it",
+        Map<String, Object> row = SessionRows.of(new RichSession(session("tip", "my project #4"), "Deploy it",
                 STARTED.plusSeconds(60), "root"));
         assertEquals(SESSION_COLUMNS.size() + 3, row.size());
         assertEquals("Deploy it", row.get("preview"));
@@ -76,7 +77,7 @@ class HermesShapesTest {
 
     @Test
     void aRichRowThatWasNotProjectedHasNoLineageRootKey() {
-        Map<String, Object> row = HermesShapes.rich(new RichSession(session("s", null), "", STARTED, null));
+        Map<String, Object> row = SessionRows.of(new RichSession(session("s", null), "", STARTED, null));
         assertFalse(row.containsKey("_lineage_root_id"), "Hermes adds the key to projected rows only");
         List<String> keys = new ArrayList<>(SESSION_COLUMNS);
         keys.addAll(List.of("preview", "last_active"));
@@ -85,7 +86,7 @@ class HermesShapesTest {
 
     @Test
     void aRichRowOfAStoreWithWorkspacesShowsItsWorkspace() {
-        Map<String, Object> row = HermesShapes.rich(new RichSession(session("tip", "t"), "", STARTED, "root",
+        Map<String, Object> row = SessionRows.of(new RichSession(session("tip", "t"), "", STARTED, "root",
                 new RichSession.Workspace("/repo/b", "main", null)));
         assertEquals("/repo/b", row.get("cwd"));
         assertEquals("main", row.get("git_branch"));

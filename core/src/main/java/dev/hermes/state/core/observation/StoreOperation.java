@@ -13,80 +13,67 @@ import io.micrometer.observation.transport.SenderContext;
  */
 public sealed interface StoreOperation permits StoreOperation.Embedded, StoreOperation.Remote {
 
+    /**
+     * What both contexts carry: the operation's fixed values, its success tags and span name (built
+     * once per operation and store).
+     */
+    record Facts(String operation, String engine, String namespace, boolean write, KeyValues success,
+                 String contextualName) {
+    }
+
+    /** This operation's values. */
+    Facts facts();
+
     /** The store method the application called: {@code appendMessage}, {@code searchMessages}... */
-    String operation();
+    default String operation() {
+        return facts().operation();
+    }
 
     /** sqlite or postgresql. */
-    String engine();
+    default String engine() {
+        return facts().engine();
+    }
 
     /** The file's name, or {@code database|schema} on a server; empty when not known. */
-    String namespace();
+    default String namespace() {
+        return facts().namespace();
+    }
 
     /** Whether the operation ran in a write transaction. */
-    boolean write();
+    default boolean write() {
+        return facts().write();
+    }
 
     /** The tags of this operation had it succeeded (built once per operation and store). */
-    KeyValues successKeyValues();
+    default KeyValues successKeyValues() {
+        return facts().success();
+    }
 
     /** The span's name: the operation, then where it ran (built once per operation and store). */
-    String contextualName();
+    default String contextualName() {
+        return facts().contextualName();
+    }
 
     /** The context of this operation's observation. */
     Observation.Context context();
 
     static StoreOperation of(String operation, String engine, String namespace, boolean write, boolean remote,
                              KeyValues success, String contextualName) {
-        return remote ? new Remote(operation, engine, namespace, write, success, contextualName)
-                : new Embedded(operation, engine, namespace, write, success, contextualName);
+        Facts facts = new Facts(operation, engine, namespace, write, success, contextualName);
+        return remote ? new Remote(facts) : new Embedded(facts);
     }
 
     /** An operation on a file in this process. */
     final class Embedded extends Observation.Context implements StoreOperation {
-        private final String operation;
-        private final String engine;
-        private final String namespace;
-        private final boolean write;
-        private final KeyValues success;
-        private final String spanName;
+        private final Facts facts;
 
-        Embedded(String operation, String engine, String namespace, boolean write, KeyValues success,
-                 String contextualName) {
-            this.operation = operation;
-            this.engine = engine;
-            this.namespace = namespace;
-            this.write = write;
-            this.success = success;
-            this.spanName = contextualName;
+        Embedded(Facts facts) {
+            this.facts = facts;
         }
 
         @Override
-        public String operation() {
-            return operation;
-        }
-
-        @Override
-        public String engine() {
-            return engine;
-        }
-
-        @Override
-        public String namespace() {
-            return namespace;
-        }
-
-        @Override
-        public boolean write() {
-            return write;
-        }
-
-        @Override
-        public KeyValues successKeyValues() {
-            return success;
-        }
-
-        @Override
-        public String contextualName() {
-            return spanName;
+        public Facts facts() {
+            return facts;
         }
 
         @Override
@@ -97,54 +84,18 @@ public sealed interface StoreOperation permits StoreOperation.Embedded, StoreOpe
 
     /** An operation on a server: a client call (nothing is propagated: a database takes no trace headers). */
     final class Remote extends SenderContext<Object> implements StoreOperation {
-        private final String operation;
-        private final String engine;
-        private final String namespace;
-        private final boolean write;
-        private final KeyValues success;
-        private final String spanName;
+        private final Facts facts;
 
-        Remote(String operation, String engine, String namespace, boolean write, KeyValues success,
-                 String contextualName) {
+        Remote(Facts facts) {
             super((carrier, key, value) -> { }, Kind.CLIENT);
             setCarrier(new Object());
-            setRemoteServiceName(engine);
-            this.operation = operation;
-            this.engine = engine;
-            this.namespace = namespace;
-            this.write = write;
-            this.success = success;
-            this.spanName = contextualName;
+            setRemoteServiceName(facts.engine());
+            this.facts = facts;
         }
 
         @Override
-        public String operation() {
-            return operation;
-        }
-
-        @Override
-        public String engine() {
-            return engine;
-        }
-
-        @Override
-        public String namespace() {
-            return namespace;
-        }
-
-        @Override
-        public boolean write() {
-            return write;
-        }
-
-        @Override
-        public KeyValues successKeyValues() {
-            return success;
-        }
-
-        @Override
-        public String contextualName() {
-            return spanName;
+        public Facts facts() {
+            return facts;
         }
 
         @Override

@@ -1,5 +1,6 @@
 package dev.hermes.state.core.backend.postgres;
 
+import dev.hermes.state.core.backend.SessionParents;
 import dev.hermes.state.BusyException;
 import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.core.model.DoctorReport;
@@ -18,8 +19,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -120,18 +119,12 @@ public final class PostgresDoctor {
                 + " WHERE s.id = m.session_id)");
         findings.add(orphans == 0 ? Finding.ok("orphans.messages", "messages", "every message belongs to a session")
                 : Finding.error("orphans.messages", orphans + " messages", "their sessions do not exist", null));
-        Map<String, @Nullable String> parents = parents(connection);
-        List<String> dangling = new ArrayList<>();
-        parents.forEach((id, parent) -> {
-            if (parent != null && !parents.containsKey(parent)) {
-                dangling.add(id + " -> " + parent);
-            }
-        });
-        dangling.sort(null);
+        Map<String, @Nullable String> parents = SessionParents.read(connection);
+        List<String> dangling = SessionParents.dangling(parents);
         findings.add(dangling.isEmpty() ? Finding.ok("orphans.parents", "sessions.parent_session_id", "every parent exists")
                 : Finding.warning("orphans.parents", dangling.size() + " sessions", "their parent does not exist: "
                 + named(dangling), repairCommand(database)));
-        List<List<String>> cycles = cycles(parents);
+        List<List<String>> cycles = SessionParents.cycles(parents);
         findings.add(cycles.isEmpty() ? Finding.ok("orphans.cycles", "sessions.parent_session_id", "no cycle of parents")
                 : Finding.error("orphans.cycles", cycles.size() + (cycles.size() == 1 ? " cycle" : " cycles"),
                 "sessions that are their own ancestors: " + named(cycles.stream().map(Object::toString).toList()),
@@ -182,7 +175,7 @@ public final class PostgresDoctor {
                 if (cycles) {
                     try (PreparedStatement update = connection.prepareStatement(
                             "UPDATE sessions SET parent_session_id = NULL WHERE id = ?")) {
-                        for (List<String> cycle : cycles(parents(connection))) {
+                        for (List<String> cycle : SessionParents.cycles(SessionParents.read(connection))) {
                             update.setString(1, cycle.get(0));
                             update.executeUpdate();
                         }
@@ -223,39 +216,6 @@ public final class PostgresDoctor {
                 ? Finding.ok(code, "sessions." + column, "every session's counter matches its rows")
                 : Finding.warning(code, sessions.size() + (sessions.size() == 1 ? " session" : " sessions"),
                 column + " differs from the rows: " + named(sessions), repairCommand(database)));
-    }
-
-    private static Map<String, @Nullable String> parents(Connection connection) throws SQLException {
-        Map<String, @Nullable String> parents = new HashMap<>();
-        try (Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT id, parent_session_id FROM sessions")) {
-            while (rows.next()) {
-                parents.put(rows.getString(1), rows.getString(2));
-            }
-        }
-        return parents;
-    }
-
-    private static List<List<String>> cycles(Map<String, @Nullable String> parents) {
-        Set<String> settled = new HashSet<>();
-        Set<List<String>> cycles = new TreeSet<>((a, b) -> a.get(0).compareTo(b.get(0)));
-        for (String start : parents.keySet()) {
-            List<String> path = new ArrayList<>();
-            Set<String> onPath = new HashSet<>();
-            String current = start;
-            while (current != null && !settled.contains(current) && parents.containsKey(current)) {
-                if (!onPath.add(current)) {
-                    List<String> cycle = new ArrayList<>(path.subList(path.indexOf(current), path.size()));
-                    cycle.sort(null);
-                    cycles.add(cycle);
-                    break;
-                }
-                path.add(current);
-                current = parents.get(current);
-            }
-            settled.addAll(path);
-        }
-        return List.copyOf(cycles);
     }
 
     private static Set<String> columns(Connection connection, String schema) throws SQLException {

@@ -1,5 +1,6 @@
 package dev.hermes.state.core.backend.sqlite;
 
+import dev.hermes.state.core.backend.SessionParents;
 import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.core.model.DoctorReport;
 import dev.hermes.state.core.model.Finding;
@@ -17,8 +18,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -379,58 +378,18 @@ public final class SqliteDoctor {
                 ? Finding.ok("orphans.messages", "messages", "every message belongs to a session")
                 : Finding.error("orphans.messages", orphans + " messages", "their sessions do not exist: "
                 + named(lostSessions) + " (repair gives them back a session of that id)", repairCommand(file)));
-        Map<String, @Nullable String> parents = parents(connection);
-        List<String> missingParents = new ArrayList<>();
-        parents.forEach((id, parent) -> {
-            if (parent != null && !parents.containsKey(parent)) {
-                missingParents.add(id + " -> " + parent);
-            }
-        });
-        missingParents.sort(null);
+        Map<String, @Nullable String> parents = SessionParents.read(connection);
+        List<String> missingParents = SessionParents.dangling(parents);
         findings.add(missingParents.isEmpty()
                 ? Finding.ok("orphans.parents", "sessions.parent_session_id", "every parent exists")
                 : Finding.warning("orphans.parents", missingParents.size() + " sessions", "their parent does not exist: "
                 + named(missingParents) + " (repair clears the link)", repairCommand(file)));
-        List<List<String>> cycles = cycles(parents);
+        List<List<String>> cycles = SessionParents.cycles(parents);
         findings.add(cycles.isEmpty()
                 ? Finding.ok("orphans.cycles", "sessions.parent_session_id", "no cycle of parents")
                 : Finding.error("orphans.cycles", cycles.size() + (cycles.size() == 1 ? " cycle" : " cycles"),
                 "sessions that are their own ancestors: " + named(cycles.stream().map(Object::toString).toList())
                 + " (repair clears the parent of each cycle's first session)", repairCommand(file)));
-    }
-
-    static Map<String, @Nullable String> parents(Connection connection) throws SQLException {
-        Map<String, @Nullable String> parents = new HashMap<>();
-        try (Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT id, parent_session_id FROM sessions")) {
-            while (rows.next()) {
-                parents.put(rows.getString(1), rows.getString(2));
-            }
-        }
-        return parents;
-    }
-
-    /** Each cycle of parents once, its members sorted, the cycles in order of their first member. */
-    static List<List<String>> cycles(Map<String, @Nullable String> parents) {
-        Set<String> settled = new HashSet<>();
-        Set<List<String>> cycles = new TreeSet<>((a, b) -> a.get(0).compareTo(b.get(0)));
-        for (String start : parents.keySet()) {
-            List<String> path = new ArrayList<>();
-            Set<String> onPath = new HashSet<>();
-            String current = start;
-            while (current != null && !settled.contains(current) && parents.containsKey(current)) {
-                if (!onPath.add(current)) {
-                    List<String> cycle = new ArrayList<>(path.subList(path.indexOf(current), path.size()));
-                    cycle.sort(null);
-                    cycles.add(cycle);
-                    break;
-                }
-                path.add(current);
-                current = parents.get(current);
-            }
-            settled.addAll(path);
-        }
-        return List.copyOf(cycles);
     }
 
     private static String named(List<String> items) {

@@ -1,5 +1,6 @@
 package dev.hermes.state.core.backend.sqlite;
 
+import dev.hermes.state.core.backend.SessionParents;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.NotAHermesDatabaseException;
 import dev.hermes.state.RetryPolicy;
@@ -447,7 +448,7 @@ public final class SqliteRecovery {
     private static List<Object[]> parentsFirst(Map<String, Object[]> byId, int parent, List<String> dropped) {
         Map<String, @Nullable String> parents = new HashMap<>();
         byId.forEach((id, row) -> parents.put(id, row[parent] == null ? null : String.valueOf(row[parent])));
-        for (List<String> cycle : SqliteDoctor.cycles(parents)) {
+        for (List<String> cycle : SessionParents.cycles(parents)) {
             parents.put(cycle.get(0), null);
             dropped.add(cycle.get(0));
         }

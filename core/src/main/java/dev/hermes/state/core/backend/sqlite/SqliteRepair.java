@@ -1,5 +1,6 @@
 package dev.hermes.state.core.backend.sqlite;
 
+import dev.hermes.state.core.backend.SessionParents;
 import dev.hermes.state.BusyException;
 import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.StateIOException;
@@ -218,9 +219,9 @@ public final class SqliteRepair {
 
     /** Clears one parent link of each cycle, read under the write lock. */
     static void breakCycles(Connection connection) throws SQLException {
-        Map<String, @Nullable String> parents = SqliteDoctor.parents(connection);
+        Map<String, @Nullable String> parents = SessionParents.read(connection);
         try (var update = connection.prepareStatement("UPDATE sessions SET parent_session_id = NULL WHERE id = ?")) {
-            for (List<String> cycle : SqliteDoctor.cycles(parents)) {
+            for (List<String> cycle : SessionParents.cycles(parents)) {
                 update.setString(1, cycle.get(0));
                 update.executeUpdate();
             }
