@@ -181,7 +181,6 @@ class BenchmarkPostgresTest {
                 new Benchmark.Extent(1_001, 1));
         String stdout = out.toString(StandardCharsets.UTF_8);
         String stderr = err.toString(StandardCharsets.UTF_8);
-        System.err.println(stderr + stdout);
         String text = Files.exists(result) ? Files.readString(result) : "";
         Map<?, ?> json = text.isEmpty() ? Map.of() : new ObjectMapper().readValue(text, Map.class);
         return new Run(exit, stdout, stderr, json, text);

@@ -32,17 +32,9 @@ class BenchmarkSmokeTest {
         Path result = folder.resolve("results").resolve("smoke.json");
         ByteArrayOutputStream table = new ByteArrayOutputStream();
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
-        OutputStream progressAndLog = new OutputStream() {
-            @Override
-            public void write(int b) {
-                progress.write(b);
-                System.err.write(b);
-            }
-        };
         int exit = Benchmark.run(folder.resolve("work"), 120, 12, result,
-                new PrintStream(table, true, StandardCharsets.UTF_8), new PrintStream(progressAndLog, true, StandardCharsets.UTF_8),
+                new PrintStream(table, true, StandardCharsets.UTF_8), new PrintStream(progress, true, StandardCharsets.UTF_8),
                 new Benchmark.Extent(1_001, 1));
-        System.err.println(table.toString(StandardCharsets.UTF_8));
         String errors = progress.toString(StandardCharsets.UTF_8);
         assertEquals(0, exit, errors);
 

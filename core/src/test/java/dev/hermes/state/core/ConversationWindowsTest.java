@@ -1,5 +1,6 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.StateIOException;
 import dev.hermes.state.core.model.Message;
@@ -104,7 +105,7 @@ class ConversationWindowsTest {
             assertEquals(List.of("ok", "second", "ok"), contents(store.loadConversationWindow("c1")));
             assertEquals(List.of(loaded.get(1).id(), loaded.get(2).id()), saved.messageIds().subList(0, 2));
             assertEquals(4, store.messageCount("c1"));
-            assertEquals(4L, TestStores.queryLong(store.path().orElseThrow(), "SELECT message_count FROM sessions WHERE id = 'c1'"));
+            assertEquals(4L, SqliteFiles.number(store.path().orElseThrow(), "SELECT message_count FROM sessions WHERE id = 'c1'"));
             List<SearchHit> hits = store.searchMessages(SearchQuery.of("kestrel"));
             assertEquals(List.of(loaded.get(0).id()), hits.stream().map(SearchHit::id).toList());
 
@@ -147,7 +148,7 @@ class ConversationWindowsTest {
 
     /** The window rows of c1 as {@code position:text}, system messages as {@code s}, in position order. */
     private static String rows(Path file) throws Exception {
-        return TestStores.queryString(file, "SELECT coalesce(group_concat(p, ' '), '') FROM (SELECT w.position || ':'"
+        return SqliteFiles.text(file, "SELECT coalesce(group_concat(p, ' '), '') FROM (SELECT w.position || ':'"
                 + " || CASE m.role WHEN 'system' THEN 's' ELSE m.content END AS p FROM hermes_state_window_message w"
                 + " JOIN messages m ON m.id = w.message_id WHERE w.session_id = 'c1' ORDER BY w.position)");
     }
@@ -336,15 +337,15 @@ class ConversationWindowsTest {
             clock.advance(Duration.ofDays(2));
             assertEquals(1, store.pruneSessions(1, null));
             assertEquals(List.of(), store.loadConversationWindow("cleared"));
-            assertEquals("kept", TestStores.queryString(file, "SELECT group_concat(session_id) FROM hermes_state_window"));
-            assertEquals(1L, TestStores.queryLong(file, "SELECT count(*) FROM hermes_state_window_message"));
+            assertEquals("kept", SqliteFiles.text(file, "SELECT group_concat(session_id) FROM hermes_state_window"));
+            assertEquals(1L, SqliteFiles.number(file, "SELECT count(*) FROM hermes_state_window_message"));
 
             // a conversation's delete: its sessions, messages and windows; a delegate becomes a root
             assertTrue(store.deleteConversation("kept"));
             assertEquals(List.of("delegate", "cleared"), store.searchSessions(null, 10, 0).stream().map(Session::id).toList());
             assertNull(store.getSession("delegate").orElseThrow().parentSessionId());
-            assertEquals(0L, TestStores.queryLong(file, "SELECT count(*) FROM hermes_state_window"));
-            assertEquals(0L, TestStores.queryLong(file, "SELECT count(*) FROM hermes_state_window_message"));
+            assertEquals(0L, SqliteFiles.number(file, "SELECT count(*) FROM hermes_state_window"));
+            assertEquals(0L, SqliteFiles.number(file, "SELECT count(*) FROM hermes_state_window_message"));
         }
     }
 
@@ -356,20 +357,20 @@ class ConversationWindowsTest {
             store.saveConversationWindow("c1", "spring-ai", List.of(fresh("user", "a"), fresh("assistant", "b")));
             long first = store.loadConversationWindow("c1").get(0).id();
             // the Python agent's statements know nothing of the window tables
-            TestStores.execute(file, "DELETE FROM messages WHERE id = " + first);
+            SqliteFiles.execute(file, "DELETE FROM messages WHERE id = " + first);
             assertEquals(List.of("b"), contents(store.loadConversationWindow("c1")));
 
-            TestStores.execute(file, "DELETE FROM messages WHERE session_id = 'c1'", "DELETE FROM sessions WHERE id = 'c1'");
+            SqliteFiles.execute(file, "DELETE FROM messages WHERE session_id = 'c1'", "DELETE FROM sessions WHERE id = 'c1'");
             clock.advance(Duration.ofSeconds(5));
             store.createSession("c1", "cli");
             store.appendMessage("c1", NewMessage.of("user", "a new session of the same id"));
             assertEquals(List.of("a new session of the same id"), contents(store.loadConversationWindow("c1")),
                     "the window of a deleted session of the same id is not this session's");
 
-            TestStores.execute(file, "DELETE FROM messages WHERE session_id = 'c1'", "DELETE FROM sessions WHERE id = 'c1'");
+            SqliteFiles.execute(file, "DELETE FROM messages WHERE session_id = 'c1'", "DELETE FROM sessions WHERE id = 'c1'");
             assertEquals(0, store.pruneSessions(1, null));
-            assertEquals(0L, TestStores.queryLong(file, "SELECT count(*) FROM hermes_state_window"));
-            assertEquals(0L, TestStores.queryLong(file, "SELECT count(*) FROM hermes_state_window_message"));
+            assertEquals(0L, SqliteFiles.number(file, "SELECT count(*) FROM hermes_state_window"));
+            assertEquals(0L, SqliteFiles.number(file, "SELECT count(*) FROM hermes_state_window_message"));
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.core.model.SchemaRules;
 import dev.hermes.state.core.backend.StoreSchema;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -136,7 +137,7 @@ class FixturesTest {
             assertEquals(30, store.listSessionsRich(ListSessionsQuery.builder().limit(50).includeChildren(true).build()).size());
             assertEquals(L4, store.compressionTip(L1));
         }
-        assertEquals(17, TestStores.queryLong(file, "SELECT version FROM schema_version"));
+        assertEquals(17, SqliteFiles.number(file, "SELECT version FROM schema_version"));
     }
 
     /** What the MANIFEST lists for every version: counts, chain, tip, ids, listing, the long message. */

@@ -1,5 +1,6 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.migrations.Migrator;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.hermes.state.postgresql.PostgresLocation;
@@ -116,7 +117,7 @@ abstract class FreshStoreTest {
     /** A plain JDBC connection to the store under test, outside the store (SQLite: foreign keys on). */
     Connection plainConnection() throws SQLException {
         if (onSqlite()) {
-            return TestStores.plainConnection(file);
+            return SqliteFiles.readWriteWithForeignKeys(file);
         }
         Connection connection = postgres.connect();
         try (Statement statement = connection.createStatement()) {

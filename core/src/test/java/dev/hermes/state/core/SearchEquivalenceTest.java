@@ -1,5 +1,6 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.core.model.SearchHit;
 import dev.hermes.state.core.model.SearchQuery;
 import dev.hermes.state.migrations.Migrator;
@@ -67,8 +68,6 @@ class SearchEquivalenceTest {
                 }
                 withHits += expected.isEmpty() ? 0 : 1;
             }
-            System.out.printf("search equivalence: %d queries, %d with hits, %d differences%n", queries.size(), withHits,
-                    differences.size());
             assertEquals(Map.of(), differences);
             assertTrue(withHits > 150, "queries with hits: " + withHits);
         }
@@ -104,7 +103,7 @@ class SearchEquivalenceTest {
                 "chat-send", "\"chat-send\"", "kubernetes OR k8s", "docker NOT compose", "deploy* AND database",
                 "\"database migration\"", "数据库迁移", "迁移", "移", "数据", "データ", "백업", "AND OR", "ENDMARKER_7f3a");
         TreeSet<String> queries = new TreeSet<>();
-        try (Connection connection = TestStores.plainConnection(file); Statement statement = connection.createStatement();
+        try (Connection connection = SqliteFiles.readWriteWithForeignKeys(file); Statement statement = connection.createStatement();
              ResultSet rows = statement.executeQuery("SELECT content FROM messages WHERE content IS NOT NULL ORDER BY id")) {
             String previous = null;
             while (rows.next()) {
@@ -138,7 +137,7 @@ class SearchEquivalenceTest {
 
     /** The file's sessions and messages, ids kept, into the server's store (parents set once all exist). */
     private void copyRows(Path file) throws SQLException {
-        try (Connection from = TestStores.plainConnection(file); Connection to = postgres.connect()) {
+        try (Connection from = SqliteFiles.readWriteWithForeignKeys(file); Connection to = postgres.connect()) {
             try (Statement statement = to.createStatement()) {
                 statement.execute("SET search_path TO \"" + postgres.schema() + "\"");
             }

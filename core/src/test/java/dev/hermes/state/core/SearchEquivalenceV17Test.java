@@ -1,5 +1,6 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.core.model.SearchHit;
 import dev.hermes.state.core.model.SearchQuery;
 import dev.hermes.state.core.rows.StoredContent;
@@ -68,8 +69,6 @@ class SearchEquivalenceV17Test {
                     withHits += expected.isEmpty() ? 0 : 1;
                 }
             }
-            System.out.printf("v17 search equivalence: %d queries, %d with hits, %d differences%n", 2 * queries.size(),
-                    withHits, differences.size());
             assertEquals(Map.of(), differences);
             assertTrue(withHits > 150, "queries with hits: " + withHits);
         }
@@ -106,7 +105,7 @@ class SearchEquivalenceV17Test {
                 "望远镜 AND OR 星图", "望远镜 or 射电", "\"射电望远镜\"", "星图*", "FITS 射电望远镜", "TODO: fix", "chat-send",
                 "P2.2", "foo_bar", "deploy*", "Deploy OR encke", "a:b", "what's", "C++", "100%", "好的");
         TreeSet<String> queries = new TreeSet<>();
-        try (Connection connection = TestStores.plainConnection(file); Statement statement = connection.createStatement();
+        try (Connection connection = SqliteFiles.readWriteWithForeignKeys(file); Statement statement = connection.createStatement();
              ResultSet rows = statement.executeQuery("SELECT content, tool_name FROM messages ORDER BY id")) {
             String previousCjk = null;
             while (rows.next()) {
@@ -153,7 +152,7 @@ class SearchEquivalenceV17Test {
      * structured content under PostgreSQL's marker, its text having no NUL).
      */
     private void copyRows(Path file) throws SQLException {
-        try (Connection from = TestStores.plainConnection(file); Connection to = postgres.connect()) {
+        try (Connection from = SqliteFiles.readWriteWithForeignKeys(file); Connection to = postgres.connect()) {
             try (Statement statement = to.createStatement()) {
                 statement.execute("SET search_path TO \"" + postgres.schema() + "\"");
             }

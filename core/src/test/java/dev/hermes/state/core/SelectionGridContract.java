@@ -1,5 +1,6 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.model.ListSessionsQuery;
 import dev.hermes.state.core.model.RichSession;
@@ -253,7 +254,7 @@ abstract class SelectionGridContract {
     /** The ids a plain SQL query of the fixture's copy returns, in order. */
     List<String> ids(String sql) throws SQLException {
         List<String> ids = new ArrayList<>();
-        try (Connection connection = TestStores.plainConnection(fixture);
+        try (Connection connection = SqliteFiles.readWriteWithForeignKeys(fixture);
              Statement statement = connection.createStatement();
              ResultSet rows = statement.executeQuery(sql)) {
             while (rows.next()) {

@@ -1,5 +1,6 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.testsupport.Fixtures;
 
 import java.nio.file.Path;
@@ -29,7 +30,7 @@ class SelectionGridSqliteTest extends SelectionGridContract {
      */
     @Override
     void afterPrune(List<String> pruned) throws SQLException {
-        try (Connection connection = TestStores.plainConnection(file); Statement statement = connection.createStatement()) {
+        try (Connection connection = SqliteFiles.readWriteWithForeignKeys(file); Statement statement = connection.createStatement()) {
             statement.execute("INSERT INTO messages_fts(messages_fts, rank) VALUES('integrity-check', 1)");
             for (String index : List.of("messages_fts", "messages_fts_trigram")) {
                 try (var rows = statement.executeQuery("SELECT (SELECT COUNT(*) FROM " + index + "), (SELECT COUNT(*) FROM messages),"

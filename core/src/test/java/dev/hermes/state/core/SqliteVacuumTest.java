@@ -1,5 +1,6 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.model.NewSession;
@@ -34,7 +35,7 @@ class SqliteVacuumTest {
     void pruneOfMoreSessionsThanSqliteHasVariablesShrinksTheLogAndVacuumReclaimsSpace() throws Exception {
         Path file = TestStores.newDatabase(dir);
         int sessions = 40_500;
-        try (Connection connection = TestStores.plainConnection(file)) {
+        try (Connection connection = SqliteFiles.readWriteWithForeignKeys(file)) {
             connection.setAutoCommit(false);
             try (PreparedStatement session = connection.prepareStatement(
                     "INSERT INTO sessions (id, source, started_at, ended_at, end_reason, message_count) VALUES (?, 'cli', ?, ?, 'cli_close', 1)");
@@ -60,18 +61,16 @@ class SqliteVacuumTest {
             store.createSession("survivor", "cli");
             long started = System.nanoTime();
             assertEquals(sessions, store.pruneSessions(90, null));
-            System.out.printf("pruned %d sessions in %.0f ms%n", sessions, (System.nanoTime() - started) / 1e6);
             assertEquals(1, store.sessionCount(null));
             assertEquals(0, store.messageCount(null));
             long wal = Files.size(Path.of(file + "-wal"));
             assertTrue(wal < 16L * 1024 * 1024, "the log was checkpointed and truncated after the prune: " + wal + " bytes");
             long before = Files.size(file);
             long reclaimed = store.vacuum().bytesReclaimed();
-            System.out.printf("vacuum reclaimed %d bytes (file %d -> %d)%n", reclaimed, before, Files.size(file));
             assertTrue(reclaimed > 1_000_000, "vacuum reclaimed " + reclaimed);
             assertEquals(before - reclaimed, Files.size(file));
             assertEquals("survivor", store.searchSessions(null, 5, 0).get(0).id());
         }
-        assertEquals("ok", TestStores.queryString(file, "PRAGMA integrity_check"));
+        assertEquals("ok", SqliteFiles.text(file, "PRAGMA integrity_check"));
     }
 }

@@ -1,5 +1,6 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.ConstraintViolationException;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.model.CopyOptions;
@@ -87,7 +88,7 @@ class StoreCopyTest {
         // 30 sessions in batches of 7: 5 write transactions
         assertEquals(5, progress.stream().filter(p -> p.phase() == CopyProgress.Phase.COPYING).count());
 
-        try (Connection original = TestStores.plainConnection(source); Connection copy = TestStores.plainConnection(target)) {
+        try (Connection original = SqliteFiles.readWriteWithForeignKeys(source); Connection copy = SqliteFiles.readWriteWithForeignKeys(target)) {
             for (Table<?> table : List.of(SESSIONS, MESSAGES)) {
                 // every column the source's table has (the fixtures are version-6 files)
                 String select = "SELECT " + rows(original, "SELECT name FROM pragma_table_info('" + table.getName() + "')")
@@ -221,7 +222,7 @@ class StoreCopyTest {
             from.createSession("b-broken", "cli");
             from.appendMessage("b-broken", NewMessage.of("user", "placeholder"));
         }
-        try (Connection plain = TestStores.plainConnection(source); Statement statement = plain.createStatement()) {
+        try (Connection plain = SqliteFiles.readWriteWithForeignKeys(source); Statement statement = plain.createStatement()) {
             // "caf" + a lone 0xE9 (Latin-1 é), as a program writing bytes through the C API may leave it
             statement.executeUpdate("UPDATE messages SET content = CAST(x'636166e9' AS TEXT) WHERE session_id = 'b-broken'");
         }
@@ -254,7 +255,7 @@ class StoreCopyTest {
         try (StateRepository from = StateRepository.open(source)) {
             from.createSession("a-fine", "cli");
         }
-        try (Connection plain = TestStores.plainConnection(source); Statement statement = plain.createStatement()) {
+        try (Connection plain = SqliteFiles.readWriteWithForeignKeys(source); Statement statement = plain.createStatement()) {
             statement.execute("PRAGMA foreign_keys = OFF");
             statement.executeUpdate("INSERT INTO sessions (id, source, started_at, parent_session_id) VALUES ('orphan', 'cli', 1, 'gone')");
         }
@@ -267,7 +268,7 @@ class StoreCopyTest {
             assertNull(refused.messageId());
             assertEquals(0, to.sessionCount(null));
         }
-        try (Connection plain = TestStores.plainConnection(source); Statement statement = plain.createStatement()) {
+        try (Connection plain = SqliteFiles.readWriteWithForeignKeys(source); Statement statement = plain.createStatement()) {
             statement.execute("PRAGMA foreign_keys = OFF");
             statement.executeUpdate("INSERT INTO sessions (id, source, started_at, parent_session_id) VALUES ('gone', 'cli', 1, 'orphan')");
         }
@@ -326,7 +327,7 @@ class StoreCopyTest {
         assertTrue(report.verified(), report.toString());
         assertEquals(new CopyReport.Side(43, 140, report.source().checksum()), report.source());
         assertEquals(report.source(), report.target());
-        try (Connection original = TestStores.plainConnection(source); Connection copy = TestStores.plainConnection(target)) {
+        try (Connection original = SqliteFiles.readWriteWithForeignKeys(source); Connection copy = SqliteFiles.readWriteWithForeignKeys(target)) {
             for (Table<?> table : List.of(SESSIONS, MESSAGES)) {
                 String select = "SELECT " + Stream.of(table.fields()).map(Field::getName).collect(Collectors.joining(", "))
                         + " FROM " + table.getName() + " ORDER BY id";
@@ -358,7 +359,7 @@ class StoreCopyTest {
     @Test
     void aSourceWithValuesInAnUnknownColumnIsRefused() throws Exception {
         Path source = Fixtures.copy("state-v17.db", folder("source"));
-        TestStores.execute(source, "ALTER TABLE messages ADD COLUMN anthropic_content_blocks TEXT",
+        SqliteFiles.execute(source, "ALTER TABLE messages ADD COLUMN anthropic_content_blocks TEXT",
                 "UPDATE messages SET anthropic_content_blocks = '[]' WHERE id = 99");
         Path target = TestStores.newDatabase(folder("target"), 17);
         try (StateRepository from = StateRepository.builder().path(source).readOnly(true).schemaVersion(17).build();
@@ -369,7 +370,7 @@ class StoreCopyTest {
             assertEquals(0, to.sessionCount(null));
         }
         // without values the column holds nothing to lose: the copy goes ahead
-        TestStores.execute(source, "UPDATE messages SET anthropic_content_blocks = NULL");
+        SqliteFiles.execute(source, "UPDATE messages SET anthropic_content_blocks = NULL");
         try (StateRepository from = StateRepository.builder().path(source).readOnly(true).schemaVersion(17).build();
              StateRepository to = StateRepository.builder().path(target).schemaVersion(17).build()) {
             assertTrue(from.copyTo(to, CopyOptions.intoEmpty(), null).verified());

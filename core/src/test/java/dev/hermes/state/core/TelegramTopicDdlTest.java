@@ -1,5 +1,6 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.testsupport.SqliteFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,18 +53,18 @@ class TelegramTopicDdlTest {
         try (StateRepository store = TestStores.fresh(dir, new TestStores.TickingClock(TestStores.EPOCH, java.time.Duration.ofMillis(1)), 17)) {
             store.createSession("s", "telegram");
             file = store.path().orElseThrow();
-            TestStores.execute(file, "CREATE TABLE telegram_dm_topic_bindings (chat_id TEXT NOT NULL, thread_id TEXT NOT NULL,"
+            SqliteFiles.execute(file, "CREATE TABLE telegram_dm_topic_bindings (chat_id TEXT NOT NULL, thread_id TEXT NOT NULL,"
                     + " user_id TEXT NOT NULL, session_key TEXT NOT NULL, session_id TEXT NOT NULL REFERENCES sessions(id),"
                     + " managed_mode TEXT NOT NULL DEFAULT 'auto', linked_at REAL NOT NULL, updated_at REAL NOT NULL,"
                     + " PRIMARY KEY (chat_id, thread_id))",
                     "INSERT INTO telegram_dm_topic_bindings VALUES ('1', '2', 'u', 'k', 's', 'auto', 1.0, 2.0)");
             store.telegramTopics().applyMigration();
             assertEquals(AGENT_UPGRADED, master(file));
-            assertEquals("1|2|u|k|s|auto|1.0|2.0", TestStores.queryString(file, "SELECT chat_id || '|' || thread_id || '|' || user_id"
+            assertEquals("1|2|u|k|s|auto|1.0|2.0", SqliteFiles.text(file, "SELECT chat_id || '|' || thread_id || '|' || user_id"
                     + " || '|' || session_key || '|' || session_id || '|' || managed_mode || '|' || printf('%.1f', linked_at)"
                     + " || '|' || printf('%.1f', updated_at) FROM telegram_dm_topic_bindings"));
             store.deleteSession("s");
-            assertEquals(0, TestStores.queryLong(file, "SELECT count(*) FROM telegram_dm_topic_bindings"));
+            assertEquals(0, SqliteFiles.number(file, "SELECT count(*) FROM telegram_dm_topic_bindings"));
             store.telegramTopics().applyMigration();
         }
         assertEquals(AGENT_UPGRADED, master(file), "a second opt-in changes nothing");
@@ -71,7 +72,7 @@ class TelegramTopicDdlTest {
 
     private static List<String> master(Path file) throws Exception {
         List<String> rows = new ArrayList<>();
-        try (Connection connection = TestStores.plainConnection(file); Statement statement = connection.createStatement();
+        try (Connection connection = SqliteFiles.readWriteWithForeignKeys(file); Statement statement = connection.createStatement();
              ResultSet result = statement.executeQuery("SELECT type, name, sql FROM sqlite_master"
                      + " WHERE name LIKE '%telegram%' AND sql IS NOT NULL ORDER BY name")) {
             while (result.next()) {

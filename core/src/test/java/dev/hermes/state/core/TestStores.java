@@ -81,40 +81,6 @@ public final class TestStores {
         }
     }
 
-    /** A plain JDBC connection to the file, outside the store (foreign keys on), for checks and for setting up odd data. */
-    static Connection plainConnection(Path file) throws SQLException {
-        Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
-        try (var statement = connection.createStatement()) {
-            statement.execute("PRAGMA foreign_keys = ON");
-            statement.execute("PRAGMA busy_timeout = 5000");
-        }
-        return connection;
-    }
-
-    static long queryLong(Path file, String sql) throws SQLException {
-        try (Connection connection = plainConnection(file);
-             var statement = connection.createStatement();
-             var rows = statement.executeQuery(sql)) {
-            return rows.next() ? rows.getLong(1) : -1;
-        }
-    }
-
-    static String queryString(Path file, String sql) throws SQLException {
-        try (Connection connection = plainConnection(file);
-             var statement = connection.createStatement();
-             var rows = statement.executeQuery(sql)) {
-            return rows.next() ? rows.getString(1) : null;
-        }
-    }
-
-    static void execute(Path file, String... statements) throws SQLException {
-        try (Connection connection = plainConnection(file); var statement = connection.createStatement()) {
-            for (String sql : statements) {
-                statement.execute(sql);
-            }
-        }
-    }
-
     /** A clock that advances by a fixed step every time it is read, so consecutive writes get distinct times. */
     static final class TickingClock extends Clock {
         private final AtomicLong nanos;

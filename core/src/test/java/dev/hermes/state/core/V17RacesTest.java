@@ -73,7 +73,6 @@ class V17RacesTest {
         Set<String> all = new HashSet<>(first);
         all.addAll(second);
         assertEquals(ROUNDS, all.size(), "every round has a winner: first " + first.size() + ", second " + second.size());
-        System.out.printf("of %d rounds the first racer won %d, the second %d%n", ROUNDS, first.size(), second.size());
     }
 
     /** Starts both racers, waits until both are ready, lets them go, and returns what each won. */
@@ -81,7 +80,7 @@ class V17RacesTest {
         List<ChildProcess> racers = new ArrayList<>();
         try {
             for (String holder : List.of("first", "second")) {
-                racers.add(Command.java(Racer.class, file.toString(), what, holder, String.valueOf(ROUNDS)).start());
+                racers.add(Command.java(RacerChild.class, file.toString(), what, holder, String.valueOf(ROUNDS)).start());
             }
             for (ChildProcess racer : racers) {
                 assertTrue(racer.awaitLines(1, STARTUP), "ready: " + racer.transcript());
@@ -104,7 +103,7 @@ class V17RacesTest {
     }
 
     /** One racer: args file, lock|claim, holder, rounds. */
-    static final class Racer {
+    static final class RacerChild {
         public static void main(String[] args) throws Exception {
             Path file = Path.of(args[0]);
             boolean lock = args[1].equals("lock");

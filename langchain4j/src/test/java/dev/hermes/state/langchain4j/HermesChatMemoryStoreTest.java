@@ -193,7 +193,7 @@ class HermesChatMemoryStoreTest {
         List<ChildProcess> children = new ArrayList<>();
         try {
             for (String process : List.of("t0", "t1")) {
-                ChildProcess child = Command.java(AddingProcess.class, file.toString(), process, String.valueOf(perProcess)).start();
+                ChildProcess child = Command.java(AddingChild.class, file.toString(), process, String.valueOf(perProcess)).start();
                 children.add(child);
                 assertEquals("READY", child.nextLine(Duration.ofMinutes(1)));
             }
@@ -221,7 +221,7 @@ class HermesChatMemoryStoreTest {
     }
 
     /** A child process: adds "NAME message i" to memory "shared" through the window memory, after GO. */
-    public static final class AddingProcess {
+    public static final class AddingChild {
         public static void main(String[] args) throws Exception {
             try (StateRepository store = StateRepository.open(Path.of(args[0]))) {
                 ChatMemory memory = window("shared", new HermesChatMemoryStore(store), false);

@@ -13,6 +13,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 
 /** The one child-process runner of the tests, on real child JVMs. */
 class ChildProcessTest {
@@ -23,7 +26,7 @@ class ChildProcessTest {
 
     @Test
     void runGivesTheInputAndCapturesStdoutStderrAndTheExitCode() {
-        ProcessResult result = Command.java(ChildMains.Echo.class, "3").withStdin("a\nb ü\n").run();
+        ProcessResult result = Command.java(EchoChild.class, "3").withStdin("a\nb ü\n").run();
         assertEquals(3, result.exitCode(), result.toString());
         assertEquals("got a\ngot b ü\n", result.stdout());
         assertEquals(List.of("got a", "got b ü"), result.lines());
@@ -32,7 +35,7 @@ class ChildProcessTest {
 
     @Test
     void withoutInputARunChildSeesEndOfInputAtOnce() {
-        ProcessResult result = Command.java(ChildMains.Echo.class, "0").run();
+        ProcessResult result = Command.java(EchoChild.class, "0").run();
         assertEquals(0, result.exitCode(), result.toString());
         assertEquals("", result.stdout());
         assertEquals("done\n", result.stderr());
@@ -40,14 +43,14 @@ class ChildProcessTest {
 
     @Test
     void theEnvironmentAndTheWorkingFolderAreTheCommands() throws Exception {
-        ProcessResult result = Command.java(ChildMains.Environment.class, "HERMES_TEST_VALUE", "HOME")
+        ProcessResult result = Command.java(EnvironmentChild.class, "HERMES_TEST_VALUE", "HOME")
                 .withEnv("HERMES_TEST_VALUE", "set by the test").withoutEnv("HOME").withDirectory(dir).run().ok();
         assertEquals(List.of("set by the test", "null", dir.toRealPath().toString()), result.lines());
     }
 
     @Test
     void aStartedChildReadsWhatTheTestSendsLineByLine() {
-        try (ChildProcess child = Command.java(ChildMains.Echo.class, "0").start()) {
+        try (ChildProcess child = Command.java(EchoChild.class, "0").start()) {
             child.send("one");
             assertEquals("got one", child.nextLine(WAIT));
             child.send("two");
@@ -63,7 +66,7 @@ class ChildProcessTest {
 
     @Test
     void aKilledChildKeepsItsCompleteLinesOnly() {
-        try (ChildProcess child = Command.java(ChildMains.Sleeper.class).start()) {
+        try (ChildProcess child = Command.java(SleeperChild.class).start()) {
             assertTrue(child.awaitLines(1, WAIT), child.transcript());
             child.kill();
             assertFalse(child.isAlive());
@@ -75,7 +78,7 @@ class ChildProcessTest {
     @Test
     void aChildPastItsTimeoutIsKilledAndTheTestFails() {
         AssertionError error = assertThrows(AssertionError.class,
-                () -> Command.java(ChildMains.Sleeper.class).run(Duration.ofSeconds(3)));
+                () -> Command.java(SleeperChild.class).run(Duration.ofSeconds(3)));
         assertTrue(error.getMessage().contains("did not end within PT3S, killed"), error.getMessage());
         assertTrue(error.getMessage().contains("last stdout lines: [started]"), error.getMessage());
     }
@@ -88,8 +91,8 @@ class ChildProcessTest {
 
     @Test
     void theClassPathIsShortenedInMessages() {
-        assertEquals(Command.javaLauncher() + " -Xmx64m -cp <test class path> " + ChildMains.Echo.class.getName() + " 0",
-                Command.java(List.of("-Xmx64m"), ChildMains.Echo.class, "0").toString());
+        assertEquals(Command.javaLauncher() + " -Xmx64m -cp <test class path> " + EchoChild.class.getName() + " 0",
+                Command.java(List.of("-Xmx64m"), EchoChild.class, "0").toString());
     }
 
     @Test
@@ -103,5 +106,39 @@ class ChildProcessTest {
         ProcessResult fine = new ProcessResult("tool x", 0, "out\n", "");
         assertEquals(fine, fine.ok());
         assertThrows(AssertionFailedError.class, () -> fine.userError("tool"));
+    }
+
+    // the programs these tests start in child JVMs
+
+    /** Answers every stdin line with "got LINE", then "done" on stderr at end of input; exits with code args[0]. */
+    static final class EchoChild {
+        public static void main(String[] args) throws Exception {
+            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            for (String line; (line = in.readLine()) != null; ) {
+                System.out.println("got " + line);
+                System.out.flush();
+            }
+            System.err.println("done");
+            System.exit(Integer.parseInt(args[0]));
+        }
+    }
+
+    /** Prints the variables named in args (or "null") and the working folder. */
+    static final class EnvironmentChild {
+        public static void main(String[] args) {
+            for (String name : args) {
+                System.out.println(System.getenv(name));
+            }
+            System.out.println(System.getProperty("user.dir"));
+        }
+    }
+
+    /** Prints "started" and a line without its newline, then sleeps for a minute. */
+    static final class SleeperChild {
+        public static void main(String[] args) throws Exception {
+            System.out.print("started\nhalf a li");
+            System.out.flush();
+            Thread.sleep(60_000);
+        }
     }
 }

@@ -38,6 +38,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (the benchmark measures fairness).
  */
 class ContentionTest {
+    private static final System.Logger LOG = System.getLogger(ContentionTest.class.getName());
+
     static final int ROUNDS = 40; // per writer: 4 sessions x 40 rounds x (1 single + 1 batch of 3)
 
     private static final Duration CHILD_TIMEOUT = Duration.ofMinutes(5);
@@ -62,7 +64,7 @@ class ContentionTest {
             for (int p = 0; p < 2; p++) {
                 String name = "process" + p;
                 writers.add(name);
-                ChildProcess child = start(Command.java(ContentionWriterMain.class, file.toString(), name, String.valueOf(ROUNDS)));
+                ChildProcess child = start(Command.java(ContentionWriterChild.class, file.toString(), name, String.valueOf(ROUNDS)));
                 processes.add(child);
                 expectLine(child, "READY");
             }
@@ -81,11 +83,11 @@ class ContentionTest {
             }
             go.countDown();
             for (int t = 0; t < threads.size(); t++) {
-                System.out.println("thread" + t + ": " + AppendWorkload.summary(threads.get(t).get(5, TimeUnit.MINUTES)));
+                long[] thread = threads.get(t).get(5, TimeUnit.MINUTES);
+                LOG.log(System.Logger.Level.DEBUG, "thread{0}: {1}", t, AppendWorkload.summary(thread));
             }
             for (int p = 0; p < processes.size(); p++) {
                 String result = finish(processes.get(p));
-                System.out.println("process" + p + ": " + result);
                 assertTrue(result.startsWith("DONE "), result);
             }
             checkEverySession(store, writers, new AppendWorkload("any", ROUNDS));
@@ -105,7 +107,7 @@ class ContentionTest {
         try (StateRepository store = StateRepository.open(file)) {
             ChildProcess python = start(Command.python(script.toString(), file.toString(), "python", String.valueOf(ROUNDS)));
             expectLine(python, "READY");
-            ChildProcess child = start(Command.java(ContentionWriterMain.class, file.toString(), "process0", String.valueOf(ROUNDS)));
+            ChildProcess child = start(Command.java(ContentionWriterChild.class, file.toString(), "process0", String.valueOf(ROUNDS)));
             expectLine(child, "READY");
             writers.add("process0");
             CountDownLatch go = new CountDownLatch(1);
@@ -122,13 +124,12 @@ class ContentionTest {
             child.send("GO");
             go.countDown();
             for (int t = 0; t < threads.size(); t++) {
-                System.out.println("thread" + t + " (with python): " + AppendWorkload.summary(threads.get(t).get(5, TimeUnit.MINUTES)));
+                long[] thread = threads.get(t).get(5, TimeUnit.MINUTES);
+                LOG.log(System.Logger.Level.DEBUG, "thread{0} (with python): {1}", t, AppendWorkload.summary(thread));
             }
             String childResult = finish(child);
-            System.out.println("process0 (with python): " + childResult);
             assertTrue(childResult.startsWith("DONE "), childResult);
             String pythonResult = finish(python);
-            System.out.println("python agent: " + pythonResult);
             assertTrue(pythonResult.startsWith("DONE "), pythonResult);
 
             checkEverySession(store, writers, new AppendWorkload("any", ROUNDS));

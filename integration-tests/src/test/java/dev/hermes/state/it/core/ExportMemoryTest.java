@@ -24,6 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * 60 MB of text) export to JSONL in a JVM whose heap is capped at 64 MB.
  */
 class ExportMemoryTest {
+    private static final System.Logger LOG = System.getLogger(ExportMemoryTest.class.getName());
+
     private static final int SESSIONS = 5_000;
     private static final int MESSAGES_PER_SESSION = 40;
 
@@ -37,7 +39,7 @@ class ExportMemoryTest {
         fill(file);
         Path jsonl = dir.resolve("export.jsonl");
         long started = System.nanoTime();
-        ProcessResult child = Command.java(List.of("-Xmx64m"), ExportAllMain.class, file.toString(), jsonl.toString())
+        ProcessResult child = Command.java(List.of("-Xmx64m"), ExportAllChild.class, file.toString(), jsonl.toString())
                 .run(Duration.ofMinutes(5));
         String output = child.stdout().strip();
         assertEquals(0, child.exitCode(), child.toString());
@@ -45,8 +47,10 @@ class ExportMemoryTest {
         assertEquals("EXPORTED", result[0], output);
         assertEquals(SESSIONS, Long.parseLong(result[1]));
         assertEquals((long) SESSIONS * MESSAGES_PER_SESSION, Long.parseLong(result[2]));
-        System.out.printf("exported %s sessions / %s messages, %d MB of JSONL, in %.1f s with -Xmx64m, peak RSS %d MB%n",
-                result[1], result[2], Files.size(jsonl) / 1_000_000, (System.nanoTime() - started) / 1e9, Long.parseLong(result[3]) / 1024);
+        long jsonlBytes = Files.size(jsonl);
+        double seconds = (System.nanoTime() - started) / 1e9;
+        LOG.log(System.Logger.Level.INFO, () -> String.format("exported %s sessions / %s messages, %d MB of JSONL, in %.1f s with -Xmx64m, peak RSS %d MB",
+                result[1], result[2], jsonlBytes / 1_000_000, seconds, Long.parseLong(result[3]) / 1024));
         long lines = 0;
         String first = null;
         try (BufferedReader in = Files.newBufferedReader(jsonl, StandardCharsets.UTF_8)) {

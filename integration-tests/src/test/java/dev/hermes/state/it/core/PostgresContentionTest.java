@@ -27,6 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * transaction lock per schema) makes each write's read-then-update exact whichever process makes it.
  */
 class PostgresContentionTest {
+    private static final System.Logger LOG = System.getLogger(PostgresContentionTest.class.getName());
+
     @RegisterExtension
     final PostgresTestSchema postgres = new PostgresTestSchema();
 
@@ -45,7 +47,7 @@ class PostgresContentionTest {
             for (int p = 0; p < 3; p++) {
                 String name = "process" + p;
                 writers.add(name);
-                ChildProcess child = Command.java(ContentionWriterMain.class, postgres.url(), name,
+                ChildProcess child = Command.java(ContentionWriterChild.class, postgres.url(), name,
                         String.valueOf(ContentionTest.ROUNDS), postgres.schema()).start();
                 children.add(child);
                 processes.add(child);
@@ -69,11 +71,11 @@ class PostgresContentionTest {
             processes.forEach(child -> child.send("GO"));
             go.countDown();
             for (int t = 0; t < threads.size(); t++) {
-                System.out.println("postgres thread" + t + ": " + AppendWorkload.summary(threads.get(t).get(5, TimeUnit.MINUTES)));
+                long[] thread = threads.get(t).get(5, TimeUnit.MINUTES);
+                LOG.log(System.Logger.Level.DEBUG, "postgres thread{0}: {1}", t, AppendWorkload.summary(thread));
             }
             for (int p = 0; p < processes.size(); p++) {
                 String result = ContentionTest.finish(processes.get(p));
-                System.out.println("postgres process" + p + ": " + result);
                 assertTrue(result.startsWith("DONE "), result);
             }
             ContentionTest.checkEverySession(store, writers, new AppendWorkload("any", ContentionTest.ROUNDS));

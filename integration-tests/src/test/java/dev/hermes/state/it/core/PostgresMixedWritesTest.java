@@ -61,13 +61,13 @@ class PostgresMixedWritesTest {
             store.createSession(DOOMED, "cli");
             List<ChildProcess> appenders = new ArrayList<>();
             for (String writer : writers) {
-                appenders.add(start(Command.java(ContentionWriterMain.class, postgres.url(), writer,
+                appenders.add(start(Command.java(ContentionWriterChild.class, postgres.url(), writer,
                         String.valueOf(ContentionTest.ROUNDS), postgres.schema())));
             }
             List<String> maintenanceArgs = new ArrayList<>(List.of(postgres.url(), postgres.schema(),
                     String.valueOf(MAINTENANCE_ROUNDS), DOOMED));
             maintenanceArgs.addAll(titled);
-            ChildProcess maintenance = start(Command.java(MaintenanceWriterMain.class, maintenanceArgs.toArray(String[]::new)));
+            ChildProcess maintenance = start(Command.java(MaintenanceWriterChild.class, maintenanceArgs.toArray(String[]::new)));
             CompletableFuture<Integer> doomedAppends = CompletableFuture.supplyAsync(() -> appendUntilDeleted(store));
             appenders.forEach(child -> child.send("GO"));
             maintenance.send("GO");
@@ -78,14 +78,13 @@ class PostgresMixedWritesTest {
             }
             String maintained = ContentionTest.finish(maintenance);
             assertTrue(maintained.startsWith("DONE "), maintained);
-            System.out.println("appends to the doomed session before its deletion: "
-                    + doomedAppends.get(DOOMED_LIMIT.toMinutes(), TimeUnit.MINUTES));
+            doomedAppends.get(DOOMED_LIMIT.toMinutes(), TimeUnit.MINUTES); // the doomed session's appender ended
 
             assertEquals(ContentionTest.checkSessions(store, writers, new AppendWorkload("any", ContentionTest.ROUNDS)),
                     store.messageCount(null) - maintenanceRows(store), "the appenders' rows, nothing lost or duplicated");
             for (int i = 0; i < titled.size(); i++) {
                 int lastRound = lastRoundTitling(i, titled.size());
-                assertEquals(MaintenanceWriterMain.title(lastRound), store.getSessionTitle(titled.get(i)).orElse(null),
+                assertEquals(MaintenanceWriterChild.title(lastRound), store.getSessionTitle(titled.get(i)).orElse(null),
                         "title of " + titled.get(i));
             }
             assertFalse(store.getSession(DOOMED).isPresent(), "the doomed session is gone");
@@ -138,7 +137,7 @@ class PostgresMixedWritesTest {
     private static long maintenanceRows(StateRepository store) {
         long rows = 0;
         for (int round = 0; round < MAINTENANCE_ROUNDS; round++) {
-            String id = MaintenanceWriterMain.session(round);
+            String id = MaintenanceWriterChild.session(round);
             Session session = store.getSession(id).orElse(null);
             List<Message> messages = store.getMessages(id);
             if (session == null) {

@@ -1,5 +1,6 @@
 package dev.hermes.state.it.migrations;
 
+import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.SchemaTooNewException;
 import dev.hermes.state.migrations.MigrationResult;
 import dev.hermes.state.migrations.Migrator;
@@ -30,7 +31,7 @@ class ConnectionMigrationTest {
     @Test
     void autoCommitTrueStaysTrue() throws Exception {
         Path db = HermesFixture.V1.copyInto(dir);
-        try (Connection connection = SqliteDb.readWrite(db)) {
+        try (Connection connection = SqliteFiles.readWrite(db)) {
             assertTrue(connection.getAutoCommit());
             MigrationResult result = Migrator.create().migrate(connection);
             assertEquals(1, result.fromVersion());
@@ -41,13 +42,13 @@ class ConnectionMigrationTest {
             assertTrue(connection.getAutoCommit());
         }
         ExpectedSchema.assertVersion17(db, Set.of(), true);
-        assertEquals("wal", SqliteDb.single(db, "PRAGMA journal_mode"));
+        assertEquals("wal", SqliteFiles.single(db, "PRAGMA journal_mode"));
     }
 
     @Test
     void autoCommitFalseStaysFalseAndTheConnectionKeepsWorking() throws Exception {
         Path db = HermesFixture.V4.copyInto(dir);
-        try (Connection connection = SqliteDb.readWrite(db)) {
+        try (Connection connection = SqliteFiles.readWrite(db)) {
             connection.setAutoCommit(false);
             MigrationResult result = Migrator.create().migrate(connection);
             assertEquals(70, result.executed().size());
@@ -62,13 +63,13 @@ class ConnectionMigrationTest {
             connection.commit();
         }
         ExpectedSchema.assertVersion17(db, Set.of(), true);
-        assertEquals("renamed", SqliteDb.single(db, "SELECT title FROM sessions WHERE id = '20260311_133505_e8449c'"));
+        assertEquals("renamed", SqliteFiles.single(db, "SELECT title FROM sessions WHERE id = '20260311_133505_e8449c'"));
     }
 
     @Test
     void keptAtSixThroughAConnection() throws Exception {
         Path db = HermesFixture.V4.copyInto(dir);
-        try (Connection connection = SqliteDb.readWrite(db)) {
+        try (Connection connection = SqliteFiles.readWrite(db)) {
             MigrationResult result = Migrator.create().toVersion(6).migrate(connection);
             assertEquals(4, result.fromVersion());
             assertEquals(6, result.toVersion());
@@ -78,7 +79,7 @@ class ConnectionMigrationTest {
         ExpectedSchema.assertVersion6(db, Set.of());
 
         Path later = HermesFixture.V8.copyInto(Files.createDirectory(dir.resolve("v8")));
-        try (Connection connection = SqliteDb.readWrite(later)) {
+        try (Connection connection = SqliteFiles.readWrite(later)) {
             SchemaTooNewException e = assertThrows(SchemaTooNewException.class,
                     () -> Migrator.create().toVersion(6).migrate(connection));
             assertEquals(8, e.fileVersion());
@@ -91,7 +92,7 @@ class ConnectionMigrationTest {
     @Test
     void autoCommitIsRestoredWhenTheMigrationIsRefused() throws Exception {
         Path db = HermesFixture.V6.copyInto(dir);
-        try (Connection connection = SqliteDb.readWrite(db); Statement statement = connection.createStatement()) {
+        try (Connection connection = SqliteFiles.readWrite(db); Statement statement = connection.createStatement()) {
             statement.execute("UPDATE schema_version SET version = 30");
             for (boolean autoCommit : new boolean[] {true, false}) {
                 connection.setAutoCommit(autoCommit);
@@ -99,6 +100,6 @@ class ConnectionMigrationTest {
                 assertEquals(autoCommit, connection.getAutoCommit());
             }
         }
-        assertEquals(List.of(List.of(30)), SqliteDb.rows(db, "SELECT version FROM schema_version"));
+        assertEquals(List.of(List.of(30)), SqliteFiles.rows(db, "SELECT version FROM schema_version"));
     }
 }

@@ -1,5 +1,6 @@
 package dev.hermes.state.it.migrations;
 
+import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.testsupport.Fixtures;
 import dev.hermes.state.testsupport.ProcessResult;
 import dev.hermes.state.migrations.MigrationResult;
@@ -50,8 +51,8 @@ class DryRunTest {
 
         assertEquals(sha, Fixtures.sha256(db));
         assertEquals(List.of(db), list(dir), "no journal or WAL left beside it");
-        assertEquals("delete", SqliteDb.single(db, "PRAGMA journal_mode"));
-        assertEquals(0, SqliteDb.single(db, "SELECT count(*) FROM sqlite_master WHERE name LIKE 'DATABASECHANGELOG%'"));
+        assertEquals("delete", SqliteFiles.single(db, "PRAGMA journal_mode"));
+        assertEquals(0, SqliteFiles.single(db, "SELECT count(*) FROM sqlite_master WHERE name LIKE 'DATABASECHANGELOG%'"));
         // and the real migration then does exactly what the dry run announced
         assertEquals(result.changes().stream().map(MigrationResult.AppliedChange::id).toList(),
                 Migrator.create().migrate(db).changes().stream().map(MigrationResult.AppliedChange::id).toList());

@@ -1,5 +1,6 @@
 package dev.hermes.state.it.migrations;
 
+import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.it.migrations.SqliteDb.Column;
 import dev.hermes.state.it.migrations.SqliteDb.ForeignKey;
 
@@ -384,7 +385,7 @@ final class ExpectedSchema {
         }
         // pragma_table_info cannot show AUTOINCREMENT: message ids are never reused (Hermes relies on it)
         assertTrue(master.get("table messages").contains("id INTEGER PRIMARY KEY AUTOINCREMENT"), master.get("table messages"));
-        assertEquals(List.of(List.of(17)), SqliteDb.rows(db, "SELECT version FROM schema_version"), "one schema_version row, 17");
+        assertEquals(List.of(List.of(17)), SqliteFiles.rows(db, "SELECT version FROM schema_version"), "one schema_version row, 17");
     }
 
     /**
@@ -411,7 +412,7 @@ final class ExpectedSchema {
         assertEquals(List.of(), SqliteDb.foreignKeys(db, "schema_version"));
         // pragma_table_info cannot show AUTOINCREMENT: message ids are never reused (Hermes relies on it)
         assertTrue(master.get("table messages").contains("id INTEGER PRIMARY KEY AUTOINCREMENT"), master.get("table messages"));
-        assertEquals(List.of(List.of(6)), SqliteDb.rows(db, "SELECT version FROM schema_version"), "one schema_version row, 6");
+        assertEquals(List.of(List.of(6)), SqliteFiles.rows(db, "SELECT version FROM schema_version"), "one schema_version row, 6");
     }
 
     /** Whitespace-insensitive form of a statement: runs of blanks collapsed, none around punctuation, no final ';'. */

@@ -1,5 +1,6 @@
 package dev.hermes.state.it.migrations;
 
+import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.SchemaTooNewException;
 import dev.hermes.state.migrations.MigrateCommand;
 import dev.hermes.state.migrations.MigrationResult;
@@ -82,7 +83,7 @@ class FixtureAdoptionTest {
         assertEquals(expectedExecuted(allChangeSets, fixture), ids(result.executed()));
 
         ExpectedSchema.assertVersion17(db, fixture.foreignObjects(), true);
-        assertEquals("wal", SqliteDb.single(db, "PRAGMA journal_mode"));
+        assertEquals("wal", SqliteFiles.single(db, "PRAGMA journal_mode"));
 
         // the rows the agent's open leaves: every Python-made value as it was but the tagged model_configs,
         // the columns the file lacked at their defaults
@@ -111,7 +112,7 @@ class FixtureAdoptionTest {
         assertEquals(fixture.agentFullTextDigest, SqliteDb.fullTextDigest(db), "the full-text index");
         assertEquals(HermesFixture.RAW_FTS_ANSWERS, ftsAnswers(db));
         assertEquals(HermesFixture.TOOL_ONLY_ANSWER, SqliteDb.ftsMatches(db, "cronjob"));
-        assertEquals(List.of(List.of(61), List.of(62)), SqliteDb.rows(db,
+        assertEquals(List.of(List.of(61), List.of(62)), SqliteFiles.rows(db,
                 "SELECT rowid FROM messages_fts_trigram WHERE messages_fts_trigram MATCH 'cronjob' ORDER BY rowid"));
 
         // the changelog records what the file had (MARK_RAN) and what was run (EXECUTED)
@@ -187,9 +188,9 @@ class FixtureAdoptionTest {
                 assertEquals(ExpectedSchema.normalise(theirs.get(object)), ExpectedSchema.normalise(ours.get(object)), object);
             }
         }
-        assertEquals(SqliteDb.rows(agents, "SELECT id, model_config FROM sessions ORDER BY id"),
-                SqliteDb.rows(db, "SELECT id, model_config FROM sessions ORDER BY id"));
-        assertEquals(SqliteDb.rows(agents, "SELECT version FROM schema_version"), SqliteDb.rows(db, "SELECT version FROM schema_version"));
+        assertEquals(SqliteFiles.rows(agents, "SELECT id, model_config FROM sessions ORDER BY id"),
+                SqliteFiles.rows(db, "SELECT id, model_config FROM sessions ORDER BY id"));
+        assertEquals(SqliteFiles.rows(agents, "SELECT version FROM schema_version"), SqliteFiles.rows(db, "SELECT version FROM schema_version"));
     }
 
     @ParameterizedTest
@@ -211,7 +212,7 @@ class FixtureAdoptionTest {
         assertEquals(expectedExecuted(keptChangeSets, fixture), ids(result.executed()));
 
         ExpectedSchema.assertVersion6(db, fixture.foreignObjects());
-        assertEquals("wal", SqliteDb.single(db, "PRAGMA journal_mode"));
+        assertEquals("wal", SqliteFiles.single(db, "PRAGMA journal_mode"));
         // every row of the Python-made tables is unchanged; the added columns hold their defaults
         assertEquals(sessionsBefore, rowsById(db, "sessions", sessionColumnsBefore));
         assertEquals(messagesBefore, rowsById(db, "messages", messageColumnsBefore));
@@ -271,7 +272,7 @@ class FixtureAdoptionTest {
         assertEquals(5L, SqliteDb.count(db, "invocation_log"));
         assertEquals(List.of(List.of("idx_invocation_log_created"), List.of("idx_invocation_log_source"),
                         List.of("idx_invocation_log_tool")),
-                SqliteDb.rows(db, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'invocation_log'"
+                SqliteFiles.rows(db, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'invocation_log'"
                         + " AND sql IS NOT NULL ORDER BY name"));
     }
 
@@ -377,13 +378,13 @@ class FixtureAdoptionTest {
      */
     static void assertIntact(Path db, Set<Long> trigramRowsOutOfStep) throws SQLException {
         String expected = trigramRowsOutOfStep.isEmpty() ? "ok" : "malformed inverted index for FTS5 table main.messages_fts_trigram";
-        assertEquals(List.of(List.of(expected)), SqliteDb.rows(db, "PRAGMA integrity_check"));
-        assertEquals(List.of(), SqliteDb.rows(db, "PRAGMA foreign_key_check"));
-        List<String> fullText = SqliteDb.rows(db, "SELECT name FROM sqlite_master WHERE type = 'table'"
+        assertEquals(List.of(List.of(expected)), SqliteFiles.rows(db, "PRAGMA integrity_check"));
+        assertEquals(List.of(), SqliteFiles.rows(db, "PRAGMA foreign_key_check"));
+        List<String> fullText = SqliteFiles.rows(db, "SELECT name FROM sqlite_master WHERE type = 'table'"
                 + " AND name IN ('messages_fts', 'messages_fts_trigram') ORDER BY name").stream()
                 .map(row -> (String) row.get(0)).toList();
         assertFalse(fullText.isEmpty());
-        try (Connection connection = SqliteDb.readWrite(db); Statement statement = connection.createStatement()) {
+        try (Connection connection = SqliteFiles.readWrite(db); Statement statement = connection.createStatement()) {
             // FTS5 reports a damaged index by failing this command; run it without keeping anything
             statement.execute("BEGIN");
             try {
@@ -402,11 +403,11 @@ class FixtureAdoptionTest {
                     statement.execute("INSERT INTO temp.rebuilt(rebuilt) VALUES ('integrity-check')");
                     statement.execute("CREATE VIRTUAL TABLE temp.stored_terms USING fts5vocab(main, messages_fts_trigram, instance)");
                     statement.execute("CREATE VIRTUAL TABLE temp.rebuilt_terms USING fts5vocab(temp, rebuilt, instance)");
-                    assertEquals(new TreeSet<>(trigramRowsOutOfStep), longs(dev.hermes.state.it.SqlRows.query(connection, "SELECT doc FROM (SELECT doc, term, col, offset"
+                    assertEquals(new TreeSet<>(trigramRowsOutOfStep), longs(dev.hermes.state.testsupport.SqliteFiles.query(connection, "SELECT doc FROM (SELECT doc, term, col, offset"
                             + " FROM temp.rebuilt_terms EXCEPT SELECT doc, term, col, offset FROM temp.stored_terms) UNION"
                             + " SELECT doc FROM (SELECT doc, term, col, offset FROM temp.stored_terms EXCEPT"
                             + " SELECT doc, term, col, offset FROM temp.rebuilt_terms)")));
-                    assertEquals(new TreeSet<>(trigramRowsOutOfStep), longs(dev.hermes.state.it.SqlRows.query(connection,
+                    assertEquals(new TreeSet<>(trigramRowsOutOfStep), longs(dev.hermes.state.testsupport.SqliteFiles.query(connection,
                             "SELECT id FROM messages WHERE hex(substr(CAST(content AS BLOB), 1, 1)) = '00'")));
                 }
             } finally {
@@ -459,14 +460,14 @@ class FixtureAdoptionTest {
 
     private static Map<String, Long> rowCounts(Path db) throws SQLException {
         Map<String, Long> counts = new TreeMap<>();
-        for (List<Object> table : SqliteDb.rows(db, "SELECT name FROM sqlite_master WHERE type = 'table'")) {
+        for (List<Object> table : SqliteFiles.rows(db, "SELECT name FROM sqlite_master WHERE type = 'table'")) {
             counts.put((String) table.get(0), SqliteDb.count(db, (String) table.get(0)));
         }
         return counts;
     }
 
     private static long sum(Path db, String sessionsColumn) throws SQLException {
-        return ((Number) SqliteDb.single(db, "SELECT SUM(" + sessionsColumn + ") FROM sessions")).longValue();
+        return ((Number) SqliteFiles.single(db, "SELECT SUM(" + sessionsColumn + ") FROM sessions")).longValue();
     }
 
     /** The rows of {@code table} by id (as text), each as column name to value, for the given columns. */
@@ -474,7 +475,7 @@ class FixtureAdoptionTest {
         List<String> names = columns.stream().sorted().toList();
         String list = names.stream().map(c -> '"' + c + '"').collect(Collectors.joining(", "));
         Map<String, Map<String, Object>> rows = new TreeMap<>();
-        for (List<Object> row : SqliteDb.rows(db, "SELECT " + list + " FROM " + table)) {
+        for (List<Object> row : SqliteFiles.rows(db, "SELECT " + list + " FROM " + table)) {
             Map<String, Object> values = new TreeMap<>();
             for (int i = 0; i < names.size(); i++) {
                 values.put(names.get(i), row.get(i));
@@ -489,7 +490,7 @@ class FixtureAdoptionTest {
         added.removeAll(columnsBefore);
         for (String column : added) {
             String expected = ExpectedSchema.NON_NULL_DEFAULTS.getOrDefault(column, "NULL");
-            assertEquals(List.of(List.of(expected)), SqliteDb.rows(db,
+            assertEquals(List.of(List.of(expected)), SqliteFiles.rows(db,
                     "SELECT DISTINCT quote(\"" + column + "\") FROM " + table), table + "." + column);
         }
     }

@@ -1,6 +1,6 @@
 package dev.hermes.state.it.migrations;
 
-import dev.hermes.state.it.SqlRows;
+import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.migrations.MigrationResult;
 import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.RetryPolicy;
@@ -47,10 +47,10 @@ class NewFileTest {
         ExpectedSchema.assertVersion17(db, Set.of(), true);
         assertEquals(88, SqliteDb.changelog(db).size());
         assertTrue(SqliteDb.changelog(db).stream().allMatch(row -> row.execType().equals("EXECUTED")));
-        assertEquals(List.of(List.of(1, 0)), SqliteDb.rows(db, "SELECT ID, LOCKED FROM DATABASECHANGELOGLOCK"));
-        assertEquals("ok", SqliteDb.single(db, "PRAGMA integrity_check"));
+        assertEquals(List.of(List.of(1, 0)), SqliteFiles.rows(db, "SELECT ID, LOCKED FROM DATABASECHANGELOGLOCK"));
+        assertEquals("ok", SqliteFiles.single(db, "PRAGMA integrity_check"));
         // every table empty but the version row and the bookkeeping
-        assertEquals(List.of(List.of("schema_version", 1)), SqliteDb.rows(db, "SELECT 'schema_version', count(*) FROM schema_version"));
+        assertEquals(List.of(List.of("schema_version", 1)), SqliteFiles.rows(db, "SELECT 'schema_version', count(*) FROM schema_version"));
         for (String table : List.of("sessions", "messages", "state_meta", "compression_locks", "messages_fts", "messages_fts_trigram")) {
             assertEquals(0L, SqliteDb.count(db, table), table);
         }
@@ -69,8 +69,8 @@ class NewFileTest {
         ExpectedSchema.assertVersion6(db, Set.of());
         assertEquals(36, SqliteDb.changelog(db).size());
         assertTrue(SqliteDb.changelog(db).stream().allMatch(row -> row.execType().equals("EXECUTED")));
-        assertEquals(List.of(List.of(1, 0)), SqliteDb.rows(db, "SELECT ID, LOCKED FROM DATABASECHANGELOGLOCK"));
-        assertEquals("ok", SqliteDb.single(db, "PRAGMA integrity_check"));
+        assertEquals(List.of(List.of(1, 0)), SqliteFiles.rows(db, "SELECT ID, LOCKED FROM DATABASECHANGELOGLOCK"));
+        assertEquals("ok", SqliteFiles.single(db, "PRAGMA integrity_check"));
     }
 
     @Test
@@ -97,12 +97,12 @@ class NewFileTest {
         Migrator.create().migrate(db);
         for (boolean readOnly : new boolean[] {false, true}) {
             try (Connection connection = SqliteFile.open(db, RetryPolicy.HERMES, readOnly)) {
-                assertEquals(List.of(List.of("wal")), SqlRows.query(connection, "PRAGMA journal_mode"));
-                assertEquals(List.of(List.of(1)), SqlRows.query(connection, "PRAGMA foreign_keys"));
+                assertEquals(List.of(List.of("wal")), SqliteFiles.query(connection, "PRAGMA journal_mode"));
+                assertEquals(List.of(List.of(1)), SqliteFiles.query(connection, "PRAGMA foreign_keys"));
             }
         }
         // the mode is in the file: a plain connection sees it too, as the Python agent does
-        assertEquals("wal", SqliteDb.single(db, "PRAGMA journal_mode"));
+        assertEquals("wal", SqliteFiles.single(db, "PRAGMA journal_mode"));
     }
 
     @ParameterizedTest
@@ -155,30 +155,30 @@ class NewFileTest {
             statement.execute("INSERT INTO messages (session_id, role, content, tool_name, tool_call_id, timestamp)"
                     + " VALUES ('s1', 'tool', '射电望远镜观测 done', 'orrery_lookup', 'c1', 1773133202.5)");
             for (String table : List.of("messages_fts", "messages_fts_trigram")) {
-                assertEquals(List.of(List.of(1), List.of(2)), SqlRows.query(connection, "SELECT rowid FROM " + table
+                assertEquals(List.of(List.of(1), List.of(2)), SqliteFiles.query(connection, "SELECT rowid FROM " + table
                         + " WHERE " + table + " MATCH '\"orrery_lookup\"' ORDER BY rowid"), table);
             }
-            assertEquals(List.of(List.of(2)), SqlRows.query(connection,
+            assertEquals(List.of(List.of(2)), SqliteFiles.query(connection,
                     "SELECT rowid FROM messages_fts_trigram WHERE messages_fts_trigram MATCH '\"望远镜\"'"));
-            assertEquals(List.of(), SqlRows.query(connection,
+            assertEquals(List.of(), SqliteFiles.query(connection,
                     "SELECT rowid FROM messages_fts WHERE messages_fts MATCH '望远镜'"), "unicode61 keeps the run as one token");
             assertEquals(List.of(List.of("射电望远镜观测 done orrery_lookup ")),
-                    SqlRows.query(connection, "SELECT content FROM messages_fts WHERE rowid = 2"), "what the row indexes");
+                    SqliteFiles.query(connection, "SELECT content FROM messages_fts WHERE rowid = 2"), "what the row indexes");
 
             // a rewind (active = 0) re-indexes the row, as any update does; a delete removes it from both
             statement.execute("UPDATE messages SET active = 0 WHERE id = 2");
-            assertEquals(List.of(List.of(2)), SqlRows.query(connection,
+            assertEquals(List.of(List.of(2)), SqliteFiles.query(connection,
                     "SELECT rowid FROM messages_fts_trigram WHERE messages_fts_trigram MATCH '\"望远镜\"'"));
             statement.execute("DELETE FROM messages WHERE id = 2");
             for (String table : List.of("messages_fts", "messages_fts_trigram")) {
-                assertEquals(List.of(List.of(1)), SqlRows.query(connection, "SELECT rowid FROM " + table + " ORDER BY rowid"));
+                assertEquals(List.of(List.of(1)), SqliteFiles.query(connection, "SELECT rowid FROM " + table + " ORDER BY rowid"));
                 statement.execute("INSERT INTO " + table + "(" + table + ") VALUES ('integrity-check')");
             }
         }
     }
 
     private static List<String> matches(Connection connection, String query) throws SQLException {
-        return SqlRows.query(connection, "SELECT m.id, m.session_id FROM messages_fts JOIN messages m"
+        return SqliteFiles.query(connection, "SELECT m.id, m.session_id FROM messages_fts JOIN messages m"
                         + " ON m.id = messages_fts.rowid WHERE messages_fts MATCH ? ORDER BY m.id", query)
                 .stream().map(row -> row.get(0) + " (" + row.get(1) + ")").toList();
     }

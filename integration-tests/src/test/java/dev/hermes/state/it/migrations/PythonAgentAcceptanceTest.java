@@ -1,5 +1,6 @@
 package dev.hermes.state.it.migrations;
 
+import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.testsupport.Command;
 import dev.hermes.state.testsupport.ProcessResult;
 import dev.hermes.state.testsupport.Python;
@@ -146,6 +147,6 @@ class PythonAgentAcceptanceTest {
 
         assertEquals(schemaBefore, SqliteDb.master(db), "the agent's start-up changed the schema");
         assertEquals(dataBefore, SqliteDb.dump(db), "the agent's start-up changed data");
-        assertEquals(List.of(List.of(version)), SqliteDb.rows(db, "SELECT version FROM schema_version"));
+        assertEquals(List.of(List.of(version)), SqliteFiles.rows(db, "SELECT version FROM schema_version"));
     }
 }

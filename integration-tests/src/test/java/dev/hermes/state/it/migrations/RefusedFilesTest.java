@@ -1,5 +1,6 @@
 package dev.hermes.state.it.migrations;
 
+import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.BusyException;
 import dev.hermes.state.ErrorType;
 import dev.hermes.state.HermesStateException;
@@ -41,7 +42,7 @@ class RefusedFilesTest {
     @Test
     void aNewerFileIsRefusedNamingBothVersionsAndStillReadable() throws Exception {
         Path db = HermesFixture.V6.copyInto(dir);
-        try (Connection connection = SqliteDb.readWrite(db); Statement statement = connection.createStatement()) {
+        try (Connection connection = SqliteFiles.readWrite(db); Statement statement = connection.createStatement()) {
             statement.execute("UPDATE schema_version SET version = 30");
         }
         String sha = Fixtures.sha256(db);
@@ -69,7 +70,7 @@ class RefusedFilesTest {
         Path source = Files.createDirectory(dir.resolve("agent"));
         Path live = HermesFixture.V6.copyInto(source);
         Path copy = Files.createDirectory(dir.resolve("copy")).resolve("state.db");
-        try (Connection agent = SqliteDb.readWrite(live); Statement statement = agent.createStatement()) {
+        try (Connection agent = SqliteFiles.readWrite(live); Statement statement = agent.createStatement()) {
             statement.execute("PRAGMA journal_mode=WAL");
             statement.execute("PRAGMA wal_autocheckpoint=0");
             statement.execute("UPDATE schema_version SET version = 30");
@@ -117,7 +118,7 @@ class RefusedFilesTest {
     @Test
     void anotherApplicationsDatabaseIsRefused() throws Exception {
         Path db = dir.resolve("state.db");
-        try (Connection connection = SqliteDb.readWrite(db); Statement statement = connection.createStatement()) {
+        try (Connection connection = SqliteFiles.readWrite(db); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE users (id INTEGER PRIMARY KEY, email TEXT UNIQUE)");
             statement.execute("CREATE TABLE orders (id INTEGER PRIMARY KEY, user_id INTEGER REFERENCES users(id), total REAL)");
             statement.execute("INSERT INTO users (email) VALUES ('ann@example.com')");
@@ -126,7 +127,7 @@ class RefusedFilesTest {
         assertEquals(db + " is a SQLite database but not a Hermes session store (it has the tables [orders, users]"
                 + " but no Hermes sessions table); it was left unchanged", e.getMessage());
         assertRefused(db, NotAHermesDatabaseException.class, () -> Migrator.create().checkReadable(db));
-        assertEquals(List.of("orders", "users"), SqliteDb.rows(db, "SELECT name FROM sqlite_master ORDER BY name")
+        assertEquals(List.of("orders", "users"), SqliteFiles.rows(db, "SELECT name FROM sqlite_master ORDER BY name")
                 .stream().map(row -> (String) row.get(0)).filter(n -> !n.startsWith("sqlite_")).toList());
     }
 
@@ -157,7 +158,7 @@ class RefusedFilesTest {
     @Test
     void aFileHeldByAnExclusiveTransactionIsBusy() throws Exception {
         Path db = HermesFixture.V2.copyInto(dir);
-        try (Connection holder = SqliteDb.readWrite(db); Statement statement = holder.createStatement()) {
+        try (Connection holder = SqliteFiles.readWrite(db); Statement statement = holder.createStatement()) {
             statement.execute("BEGIN EXCLUSIVE");
             BusyException e = assertRefused(db, BusyException.class, () -> Migrator.withRetryPolicy(SHORT).migrate(db));
             assertEquals(ErrorType.BUSY, e.type());
@@ -171,7 +172,7 @@ class RefusedFilesTest {
     @Test
     void aWalFileHeldByAnotherWriterIsBusyAtTheWriteLock() throws Exception {
         Path db = HermesFixture.V2.copyInto(dir);
-        try (Connection holder = SqliteDb.readWrite(db); Statement statement = holder.createStatement()) {
+        try (Connection holder = SqliteFiles.readWrite(db); Statement statement = holder.createStatement()) {
             statement.execute("PRAGMA journal_mode=WAL");
             statement.execute("BEGIN EXCLUSIVE");
             BusyException e = assertRefused(db, BusyException.class, () -> Migrator.withRetryPolicy(SHORT).migrate(db));
@@ -179,13 +180,13 @@ class RefusedFilesTest {
                     e.getMessage());
             statement.execute("ROLLBACK");
         }
-        assertEquals(2, SqliteDb.single(db, "SELECT version FROM schema_version"));
+        assertEquals(2, SqliteFiles.single(db, "SELECT version FROM schema_version"));
     }
 
     @Test
     void theCommandReportsRefusalsInOneLineWithExitCodeOne() throws Exception {
         Path newer = HermesFixture.V6.copyInto(dir);
-        try (Connection connection = SqliteDb.readWrite(newer); Statement statement = connection.createStatement()) {
+        try (Connection connection = SqliteFiles.readWrite(newer); Statement statement = connection.createStatement()) {
             statement.execute("UPDATE schema_version SET version = 30");
         }
         Path text = Files.writeString(dir.resolve("notes.db"), "plain text\n");

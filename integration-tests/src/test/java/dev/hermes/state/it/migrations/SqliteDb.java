@@ -1,6 +1,6 @@
 package dev.hermes.state.it.migrations;
 
-import dev.hermes.state.it.SqlRows;
+import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.testsupport.Fixtures;
 import org.sqlite.SQLiteConfig;
 
@@ -42,38 +42,14 @@ final class SqliteDb {
     private SqliteDb() {
     }
 
-    static Connection readOnly(Path db) throws SQLException {
-        SQLiteConfig config = new SQLiteConfig();
-        config.setReadOnly(true);
-        return DriverManager.getConnection("jdbc:sqlite:" + db.toAbsolutePath(), config.toProperties());
-    }
-
-    static Connection readWrite(Path db) throws SQLException {
-        return DriverManager.getConnection("jdbc:sqlite:" + db.toAbsolutePath());
-    }
-
-    static List<List<Object>> rows(Path db, String sql, Object... parameters) throws SQLException {
-        try (Connection connection = readOnly(db)) {
-            return SqlRows.query(connection, sql, parameters);
-        }
-    }
-
-    static Object single(Path db, String sql, Object... parameters) throws SQLException {
-        List<List<Object>> rows = rows(db, sql, parameters);
-        if (rows.size() != 1 || rows.get(0).size() != 1) {
-            throw new AssertionError("expected one value from " + sql + ", got " + rows);
-        }
-        return rows.get(0).get(0);
-    }
-
     static long count(Path db, String table) throws SQLException {
-        return ((Number) single(db, "SELECT count(*) FROM \"" + table + "\"")).longValue();
+        return ((Number) SqliteFiles.single(db, "SELECT count(*) FROM \"" + table + "\"")).longValue();
     }
 
     /** Every named object: "type name" → its SQL (null for SQLite's automatic indexes). */
     static Map<String, String> master(Path db) throws SQLException {
         Map<String, String> objects = new TreeMap<>();
-        for (List<Object> row : rows(db, "SELECT type, name, sql FROM sqlite_master")) {
+        for (List<Object> row : SqliteFiles.rows(db, "SELECT type, name, sql FROM sqlite_master")) {
             objects.put(row.get(0) + " " + row.get(1), (String) row.get(2));
         }
         return objects;
@@ -81,7 +57,7 @@ final class SqliteDb {
 
     static Map<String, Column> columns(Path db, String table) throws SQLException {
         Map<String, Column> columns = new TreeMap<>();
-        for (List<Object> row : rows(db, "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?)", table)) {
+        for (List<Object> row : SqliteFiles.rows(db, "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?)", table)) {
             columns.put((String) row.get(0), new Column((String) row.get(0), (String) row.get(1),
                     ((Number) row.get(2)).intValue() == 1, (String) row.get(3), ((Number) row.get(4)).intValue()));
         }
@@ -90,7 +66,7 @@ final class SqliteDb {
 
     static List<ForeignKey> foreignKeys(Path db, String table) throws SQLException {
         List<ForeignKey> keys = new ArrayList<>();
-        for (List<Object> row : rows(db, "SELECT \"from\", \"table\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY \"from\"", table)) {
+        for (List<Object> row : SqliteFiles.rows(db, "SELECT \"from\", \"table\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY \"from\"", table)) {
             keys.add(new ForeignKey((String) row.get(0), (String) row.get(1), (String) row.get(2)));
         }
         return keys;
@@ -98,7 +74,7 @@ final class SqliteDb {
 
     static List<ChangelogRow> changelog(Path db) throws SQLException {
         List<ChangelogRow> result = new ArrayList<>();
-        for (List<Object> row : rows(db, "SELECT ID, AUTHOR, FILENAME, MD5SUM, EXECTYPE, ORDEREXECUTED, DESCRIPTION"
+        for (List<Object> row : SqliteFiles.rows(db, "SELECT ID, AUTHOR, FILENAME, MD5SUM, EXECTYPE, ORDEREXECUTED, DESCRIPTION"
                 + " FROM DATABASECHANGELOG ORDER BY ORDEREXECUTED")) {
             result.add(new ChangelogRow((String) row.get(0), (String) row.get(1), (String) row.get(2), (String) row.get(3),
                     (String) row.get(4), ((Number) row.get(5)).intValue(), (String) row.get(6)));
@@ -112,11 +88,11 @@ final class SqliteDb {
      */
     static Map<String, List<String>> dump(Path db) throws SQLException {
         Map<String, List<String>> tables = new LinkedHashMap<>();
-        try (Connection connection = readOnly(db)) {
-            for (List<Object> table : SqlRows.query(connection, "SELECT name FROM sqlite_master WHERE type = 'table'"
+        try (Connection connection = SqliteFiles.readOnly(db)) {
+            for (List<Object> table : SqliteFiles.query(connection, "SELECT name FROM sqlite_master WHERE type = 'table'"
                     + " AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name")) {
                 List<String> lines = new ArrayList<>();
-                for (List<Object> row : SqlRows.query(connection, "SELECT * FROM \"" + table.get(0) + "\" ORDER BY 1")) {
+                for (List<Object> row : SqliteFiles.query(connection, "SELECT * FROM \"" + table.get(0) + "\" ORDER BY 1")) {
                     lines.add(row.toString());
                 }
                 tables.put((String) table.get(0), lines);
@@ -152,15 +128,15 @@ final class SqliteDb {
      */
     private static String digest(Path db, boolean fullText) throws SQLException {
         StringBuilder canonical = new StringBuilder();
-        try (Connection connection = readOnly(db)) {
-            for (List<Object> table : SqlRows.query(connection, "SELECT name FROM sqlite_master WHERE type = 'table'"
+        try (Connection connection = SqliteFiles.readOnly(db)) {
+            for (List<Object> table : SqliteFiles.query(connection, "SELECT name FROM sqlite_master WHERE type = 'table'"
                     + " AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name")) {
                 String name = (String) table.get(0);
                 if (OWN_TABLES.contains(name) || name.startsWith("messages_fts_") != fullText) {
                     continue;
                 }
                 List<String> columns = new ArrayList<>();
-                for (List<Object> column : SqlRows.query(connection, "SELECT name FROM pragma_table_info(?) ORDER BY name", name)) {
+                for (List<Object> column : SqliteFiles.query(connection, "SELECT name FROM pragma_table_info(?) ORDER BY name", name)) {
                     columns.add((String) column.get(0));
                 }
                 String list = columns.stream().map(c -> '"' + c + '"').collect(Collectors.joining(", "));
@@ -203,7 +179,7 @@ final class SqliteDb {
     /** Message ids and session ids matching an FTS5 query, the MANIFEST's "Raw FTS5" statement. */
     static List<String> ftsMatches(Path db, String query) throws SQLException {
         List<String> matches = new ArrayList<>();
-        for (List<Object> row : rows(db, "SELECT m.id, m.session_id FROM messages_fts JOIN messages m"
+        for (List<Object> row : SqliteFiles.rows(db, "SELECT m.id, m.session_id FROM messages_fts JOIN messages m"
                 + " ON m.id = messages_fts.rowid WHERE messages_fts MATCH ? ORDER BY m.id", query)) {
             matches.add(row.get(0) + " (" + row.get(1) + ")");
         }

@@ -1,5 +1,6 @@
 package dev.hermes.state.it.migrations;
 
+import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.migrations.MigrationResult;
 import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.testsupport.ChildProcess;
@@ -29,7 +30,7 @@ class StaleLockTest {
     void aLockLeftByAKilledLiquibaseRunIsClearedByTheNextMigration() throws Exception {
         Path db = HermesFixture.V2.copyInto(dir);
         leaveStaleLock(db);
-        List<Object> lock = SqliteDb.rows(db, "SELECT ID, LOCKED, typeof(LOCKGRANTED), LOCKEDBY IS NOT NULL"
+        List<Object> lock = SqliteFiles.rows(db, "SELECT ID, LOCKED, typeof(LOCKGRANTED), LOCKEDBY IS NOT NULL"
                 + " FROM DATABASECHANGELOGLOCK").get(0);
         assertEquals(Arrays.asList(1, 1, "text", 1), lock, "the row a killed run leaves behind");
 
@@ -39,7 +40,7 @@ class StaleLockTest {
         assertEquals(17, result.toVersion());
         assertEquals(74, result.executed().size());
         assertEquals(List.of(Arrays.asList(1, 0, null, null)),
-                SqliteDb.rows(db, "SELECT ID, LOCKED, LOCKGRANTED, LOCKEDBY FROM DATABASECHANGELOGLOCK"));
+                SqliteFiles.rows(db, "SELECT ID, LOCKED, LOCKGRANTED, LOCKEDBY FROM DATABASECHANGELOGLOCK"));
         ExpectedSchema.assertVersion17(db, java.util.Set.of(), true);
     }
 
@@ -54,13 +55,13 @@ class StaleLockTest {
         assertFalse(again.created());
     }
 
-    /** Runs {@link KilledLiquibaseRun} in another JVM and kills it (SIGKILL) once it holds the lock. */
+    /** Runs {@link KilledLiquibaseRunChild} in another JVM and kills it (SIGKILL) once it holds the lock. */
     private static void leaveStaleLock(Path db) throws Exception {
-        try (ChildProcess run = Command.java(KilledLiquibaseRun.class, db.toString()).start()) {
+        try (ChildProcess run = Command.java(KilledLiquibaseRunChild.class, db.toString()).start()) {
             String line = run.nextLine(ChildProcess.DEFAULT_TIMEOUT);
             assertEquals("locked", line, () -> "the Liquibase run did not take its lock: " + run.transcript());
             run.kill();
         }
-        assertEquals(1, SqliteDb.single(db, "SELECT LOCKED FROM DATABASECHANGELOGLOCK WHERE ID = 1"));
+        assertEquals(1, SqliteFiles.single(db, "SELECT LOCKED FROM DATABASECHANGELOGLOCK WHERE ID = 1"));
     }
 }

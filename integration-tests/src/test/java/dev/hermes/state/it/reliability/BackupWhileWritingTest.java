@@ -1,10 +1,10 @@
 package dev.hermes.state.it.reliability;
 
+import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.maintenance.StoreDoctor;
 import dev.hermes.state.core.model.BackupOptions;
 import dev.hermes.state.core.model.BackupReport;
-import dev.hermes.state.it.SqlRows;
 import dev.hermes.state.testsupport.ChildProcess;
 import dev.hermes.state.testsupport.Command;
 import dev.hermes.state.testsupport.Fixtures;
@@ -62,7 +62,7 @@ class BackupWhileWritingTest {
         Path db = Fixtures.copy("state-v17.db", dir);
         Files.setPosixFilePermissions(db, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
         List<String> fixtureMismatches;
-        try (Connection connection = StoreFiles.readOnly(db)) {
+        try (Connection connection = SqliteFiles.readOnly(db)) {
             fixtureMismatches = StoreFiles.counterMismatches(connection);
         }
         doctorOnFixture = StoreDoctor.forFile(db).check().problemCodes();
@@ -101,9 +101,9 @@ class BackupWhileWritingTest {
     /** The writer's messages in the backup are 1..k, its counter says k; the checks pass. Returns k. */
     private long assertSnapshotAtOneInstant(Path backup, List<String> fixtureMismatches) throws Exception {
         long k;
-        try (Connection connection = StoreFiles.readWrite(backup)) {
+        try (Connection connection = SqliteFiles.readWrite(backup)) {
             List<String> contents = new ArrayList<>();
-            for (List<Object> row : SqlRows.query(connection,
+            for (List<Object> row : SqliteFiles.query(connection,
                     "SELECT content FROM messages WHERE session_id = 'live-writer' ORDER BY id")) {
                 contents.add((String) row.get(0));
             }
@@ -111,7 +111,7 @@ class BackupWhileWritingTest {
             for (int i = 0; i < k; i++) {
                 assertEquals("message %06d".formatted(i + 1), contents.get(i));
             }
-            assertEquals(k, StoreFiles.number(SqlRows.query(connection,
+            assertEquals(k, StoreFiles.number(SqliteFiles.query(connection,
                     "SELECT message_count FROM sessions WHERE id = 'live-writer'").get(0).get(0)));
             assertEquals("ok", StoreFiles.integrityCheck(connection).lines()
                     .filter(line -> !line.contains("FTS5 table main.messages_fts_trigram")).findFirst().orElse("ok"),

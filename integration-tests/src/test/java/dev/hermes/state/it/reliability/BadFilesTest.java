@@ -1,5 +1,6 @@
 package dev.hermes.state.it.reliability;
 
+import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.HermesStateException;
 import dev.hermes.state.NotAHermesDatabaseException;
 import dev.hermes.state.SchemaTooNewException;
@@ -97,7 +98,7 @@ class BadFilesTest {
             @Override
             Path make(Path folder) throws Exception {
                 Path db = Fixtures.copy("state-v6.db", folder);
-                try (Connection connection = StoreFiles.readWrite(db); Statement statement = connection.createStatement()) {
+                try (Connection connection = SqliteFiles.readWrite(db); Statement statement = connection.createStatement()) {
                     statement.executeUpdate("UPDATE schema_version SET version = 18");
                 }
                 return db;
@@ -186,7 +187,7 @@ class BadFilesTest {
 
     /** Creates {@code other} in WAL mode, runs the statements without a checkpoint, and copies its live -wal beside {@code target}. */
     private static void copyLiveWal(Path other, List<String> statements, Path target) throws Exception {
-        try (Connection connection = StoreFiles.readWrite(other); Statement statement = connection.createStatement()) {
+        try (Connection connection = SqliteFiles.readWrite(other); Statement statement = connection.createStatement()) {
             statement.execute("PRAGMA journal_mode=WAL");
             statement.execute("PRAGMA wal_autocheckpoint=0");
             for (String sql : statements) {

@@ -1,5 +1,6 @@
 package dev.hermes.state.it.reliability;
 
+import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.ConstraintViolationException;
 import dev.hermes.state.HermesStateException;
 import dev.hermes.state.InvalidArgumentException;
@@ -106,7 +107,7 @@ class BadInputTest {
         literalMessageId = store.appendMessage("lit%1", NewMessage.of("user", "please ignore " + DROP + " thanks"));
         percentMessageId = store.appendMessage("lit%1", NewMessage.of("user", "100% done_now \\ back \"quoted\" *star*"));
         // titles go in with plain SQL: the lookups are tested here, setting titles in the second table
-        try (Connection connection = StoreFiles.readWrite(db);
+        try (Connection connection = SqliteFiles.readWrite(db);
              PreparedStatement title = connection.prepareStatement("UPDATE sessions SET title = ? WHERE id = ?")) {
             title.setString(1, "50% off #2");
             title.setString(2, "title-num");
@@ -130,7 +131,7 @@ class BadInputTest {
             c.outcome.check(c.call, c.toString());
             assertEquals(before, Fingerprint.of(db, !c.mayRewriteIndex), c + ": the file's content changed");
             if (c.mayRewriteIndex) {
-                try (Connection connection = StoreFiles.readWrite(db)) {
+                try (Connection connection = SqliteFiles.readWrite(db)) {
                     assertEquals(null, StoreFiles.ftsIntegrityProblem(connection), c + ": FTS5 integrity-check");
                 }
             }
@@ -825,7 +826,7 @@ class BadInputTest {
     }
 
     private String integrity() throws Exception {
-        try (Connection connection = StoreFiles.readOnly(db)) {
+        try (Connection connection = SqliteFiles.readOnly(db)) {
             return StoreFiles.integrityCheck(connection);
         }
     }

@@ -1,6 +1,6 @@
 package dev.hermes.state.it.reliability;
 
-import dev.hermes.state.it.SqlRows;
+import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.it.cli.Cli;
 import dev.hermes.state.testsupport.ChildProcess;
 import dev.hermes.state.testsupport.Command;
@@ -78,11 +78,11 @@ class KilledPythonWriterTest {
         assertEquals(committed.get("messages"), expected.get("messages"));
         assertEquals(expected, StoreFiles.rowCounts(db), "the last committed state, nothing of the killed transaction");
         assertEquals(FIXTURE_SESSIONS, committed.get("sessions"));
-        try (Connection connection = StoreFiles.readWrite(db)) {
+        try (Connection connection = SqliteFiles.readWrite(db)) {
             assertEquals("ok", StoreFiles.integrityCheck(connection));
             assertNull(StoreFiles.ftsIntegrityProblem(connection));
             assertEquals(List.of(), StoreFiles.counterMismatches(connection, 6), "the fixture's counters, by its agent's rules");
-            assertEquals(0, StoreFiles.number(SqlRows.query(connection,
+            assertEquals(0, StoreFiles.number(SqliteFiles.query(connection,
                     "SELECT count(*) FROM messages WHERE content LIKE '%never committed'").get(0).get(0)));
         }
     }

@@ -1,5 +1,6 @@
 package dev.hermes.state.it.reliability;
 
+import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.cli.HermesStateCli;
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.model.NewMessage;
@@ -111,7 +112,7 @@ class LiveFileDescriptorsTest {
         assertFalse(SqliteFile.hasUnindexedWal(db));
         SqliteFile.checkReadable(db);
         assertTrue(SqliteFile.prepareForWriting(db));
-        try (Connection application = StoreFiles.readOnly(db); Statement statement = application.createStatement()) {
+        try (Connection application = SqliteFiles.readOnly(db); Statement statement = application.createStatement()) {
             statement.executeQuery("SELECT count(*) FROM messages").close();
         }
 

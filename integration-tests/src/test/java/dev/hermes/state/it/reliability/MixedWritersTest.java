@@ -1,5 +1,6 @@
 package dev.hermes.state.it.reliability;
 
+import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.model.ListSessionsQuery;
 import dev.hermes.state.core.model.RichSession;
@@ -47,6 +48,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * match the messages.
  */
 class MixedWritersTest {
+    private static final System.Logger LOG = System.getLogger(MixedWritersTest.class.getName());
+
     private static final long SECONDS = Long.getLong("hermes.reliability.mixedSeconds", 20);
     private static final List<String> SHARED = List.of("mixed-shared-1", "mixed-shared-2");
     private static final List<String> SEARCHES = List.of("docker", "migration", "foo@bar.com", "C++", "数据库迁移问题",
@@ -70,7 +73,7 @@ class MixedWritersTest {
         Path db = dir.resolve("state.db");
         try (StateRepository store = StateRepository.open(db)) {
             for (String id : SHARED) {
-                store.createSession(id, AppendingWriter.SOURCE);
+                store.createSession(id, AppendingWriterChild.SOURCE);
             }
             Map<String, ChildProcess> writers = startWriters(db, seed);
             for (var writer : writers.entrySet()) {
@@ -89,16 +92,12 @@ class MixedWritersTest {
                 assertEquals(0, exit, context + writer.getKey() + " failed\n" + process.transcript());
                 assertTrue(report.done(), context + writer.getKey() + " did not finish\n" + process.transcript());
                 committed.putAll(report.committed());
-                System.out.println("[reliability] mixed writers: " + writer.getKey() + " committed " + report.writes()
-                        + " writes (" + report.committed().size() + " messages)");
             }
             readers.stop();
-            System.out.println("[reliability] mixed writers: readers ran " + readers.listings.get() + " listings, "
-                    + readers.searches.get() + " searches, " + readers.snapshots.get() + " counter snapshots");
             assertEquals(Map.of(), readers.errors(), context + "errors seen by the readers");
             assertTrue(readers.listings.get() > 0 && readers.searches.get() > 0, context + "the readers did not run");
 
-            try (Connection connection = StoreFiles.readWrite(db)) {
+            try (Connection connection = SqliteFiles.readWrite(db)) {
                 assertEquals("ok", StoreFiles.integrityCheck(connection), context + "PRAGMA integrity_check");
                 assertNull(StoreFiles.ftsIntegrityProblem(connection), context + "FTS5 integrity-check");
                 assertEquals(List.of(), StoreFiles.counterMismatches(connection), context + "session counters vs rows");
@@ -117,7 +116,7 @@ class MixedWritersTest {
         for (String name : List.of("java1", "java2")) {
             List<String> args = new ArrayList<>(List.of(db.toString(), name, String.valueOf(seed + name.hashCode()), millis));
             args.addAll(SHARED);
-            writers.put(name, Command.java(List.of("-Xmx256m"), AppendingWriter.class, args.toArray(String[]::new)).start());
+            writers.put(name, Command.java(List.of("-Xmx256m"), AppendingWriterChild.class, args.toArray(String[]::new)).start());
         }
         if (Python.hasSqlite3()) {
             Path script = dir.resolve("agent_writer.py");
@@ -129,7 +128,7 @@ class MixedWritersTest {
             args.addAll(SHARED);
             writers.put("python", Command.python(args.toArray(String[]::new)).start());
         } else {
-            System.out.println("[reliability] mixed writers: python3 with sqlite3 not found; the Python agent writer is left out");
+            LOG.log(System.Logger.Level.INFO, "python3 with sqlite3 not found; the Python agent writer is left out");
         }
         children.addAll(writers.values());
         return writers;

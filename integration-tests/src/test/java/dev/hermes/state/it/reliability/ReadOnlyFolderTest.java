@@ -1,5 +1,6 @@
 package dev.hermes.state.it.reliability;
 
+import dev.hermes.state.testsupport.SqliteFiles;
 import com.sun.security.auth.module.UnixSystem;
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.testsupport.ChildProcess;
@@ -85,7 +86,7 @@ class ReadOnlyFolderTest {
         assertEquals(List.of("state.db"), names(clean.getParent()), "closed cleanly: no -wal, no -shm");
         Path withLog = copiedWithUncheckpointedLog(store("live", 3), "with-log");
         Path rollback = store("rollback", 3);
-        try (Connection connection = StoreFiles.readWrite(rollback); Statement statement = connection.createStatement()) {
+        try (Connection connection = SqliteFiles.readWrite(rollback); Statement statement = connection.createStatement()) {
             statement.execute("PRAGMA journal_mode = DELETE");
         }
         Path hotJournal = copiedWithHotJournal(rollback, "hot-journal");
@@ -144,7 +145,7 @@ class ReadOnlyFolderTest {
     /** The file and its log as a copy taken while a writer had a commit in the log only (no -shm copied). */
     private Path copiedWithUncheckpointedLog(Path live, String folder) throws Exception {
         Path copy = Files.createDirectory(work.resolve(folder)).resolve("state.db");
-        try (Connection writer = StoreFiles.readWrite(live); Statement statement = writer.createStatement()) {
+        try (Connection writer = SqliteFiles.readWrite(live); Statement statement = writer.createStatement()) {
             statement.execute("PRAGMA wal_autocheckpoint = 0");
             statement.execute("INSERT INTO sessions (id, source, started_at) VALUES ('only-in-the-log', 'cli', 1)");
             LiveCopy.copy(live, copy);
@@ -160,7 +161,7 @@ class ReadOnlyFolderTest {
      */
     private Path copiedWithHotJournal(Path rollbackModeFile, String folder) throws Exception {
         Path copy = Files.createDirectory(work.resolve(folder)).resolve("state.db");
-        try (Connection writer = StoreFiles.readWrite(rollbackModeFile); Statement statement = writer.createStatement()) {
+        try (Connection writer = SqliteFiles.readWrite(rollbackModeFile); Statement statement = writer.createStatement()) {
             statement.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)"
                     + " INSERT INTO messages (session_id, role, content, timestamp) SELECT 'ro-0', 'user', 'committed ' || i, i FROM n");
             statement.execute("PRAGMA cache_size = 1");
@@ -170,7 +171,7 @@ class ReadOnlyFolderTest {
             LiveCopy.copy(Path.of(rollbackModeFile + "-journal"), Path.of(copy + "-journal"));
             statement.execute("ROLLBACK");
         }
-        try (Connection reader = StoreFiles.readOnly(copy); Statement statement = reader.createStatement()) {
+        try (Connection reader = SqliteFiles.readOnly(copy); Statement statement = reader.createStatement()) {
             SQLException hot = assertThrows(SQLException.class, () -> statement.executeQuery("SELECT count(*) FROM messages"));
             assertTrue(hot.getMessage().contains("SQLITE_READONLY_ROLLBACK"), "the copy's journal is hot: " + hot);
         }
@@ -179,7 +180,7 @@ class ReadOnlyFolderTest {
 
     /** On a read-write connection: a read-only one would leave its -wal and -shm behind. */
     private static String journalMode(Path db) throws Exception {
-        try (Connection connection = StoreFiles.readWrite(db); Statement statement = connection.createStatement();
+        try (Connection connection = SqliteFiles.readWrite(db); Statement statement = connection.createStatement();
              var rows = statement.executeQuery("PRAGMA journal_mode")) {
             rows.next();
             return rows.getString(1);

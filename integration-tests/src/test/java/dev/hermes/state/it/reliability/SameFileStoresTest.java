@@ -1,9 +1,9 @@
 package dev.hermes.state.it.reliability;
 
+import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.model.ListSessionsQuery;
 import dev.hermes.state.core.model.NewMessage;
-import dev.hermes.state.it.SqlRows;
 import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.testsupport.ChildProcess;
 import dev.hermes.state.testsupport.Command;
@@ -79,7 +79,7 @@ class SameFileStoresTest {
                 case READ_ONLY_BY_HARD_LINK -> useAndClose(StateRepository.openReadOnly(hardLink));
                 case READ_WRITE_BY_HARD_LINK -> useAndClose(StateRepository.open(hardLink));
                 case APPLICATION_CONNECTION -> {
-                    try (Connection connection = StoreFiles.readOnly(db); Statement statement = connection.createStatement()) {
+                    try (Connection connection = SqliteFiles.readOnly(db); Statement statement = connection.createStatement()) {
                         statement.executeQuery("SELECT count(*) FROM sessions").close();
                     }
                 }
@@ -136,7 +136,7 @@ class SameFileStoresTest {
         }
         assertEquals(List.of("refused: database is locked"), probes,
                 "another process must not get the write lock while store A holds it (" + second + ")");
-        try (Connection connection = StoreFiles.readWrite(db)) {
+        try (Connection connection = SqliteFiles.readWrite(db)) {
             assertEquals("ok", StoreFiles.integrityCheck(connection));
             assertEquals(1, count(connection, "SELECT count(*) FROM sessions WHERE id = 'held'"), "A's committed write is in the file");
         }
@@ -164,7 +164,7 @@ class SameFileStoresTest {
             Files.createSymbolicLink(symlink, db);
             Files.createLink(hardLink, db);
             for (String id : shared) {
-                longLived.createSession(id, AppendingWriter.SOURCE);
+                longLived.createSession(id, AppendingWriterChild.SOURCE);
             }
             ChildProcess python = startPythonWriter(db, shared);
             assertTrue(python.awaitLines(1, Duration.ofSeconds(60)), "the Python writer never got ready\n" + python.transcript());
@@ -185,13 +185,11 @@ class SameFileStoresTest {
             assertEquals(0, exit, python.transcript());
             assertTrue(report.done() && report.writes() > 0, python.transcript());
             committed.putAll(report.committed());
-            System.out.println("[reliability] same file: python committed " + report.writes() + " writes; stores opened "
-                    + opens + "; " + committed.size() + " messages in all");
         }
         assertEquals(List.of(), errors, "errors in the stores of this JVM");
         assertTrue(opens.getOrDefault("by-symlink", 0) > 1 && opens.getOrDefault("by-hard-link", 0) > 1
                 && opens.getOrDefault("reader", 0) > 1, "the stores were opened and closed repeatedly: " + opens);
-        try (Connection connection = StoreFiles.readWrite(db)) {
+        try (Connection connection = SqliteFiles.readWrite(db)) {
             assertEquals("ok", StoreFiles.integrityCheck(connection), "PRAGMA integrity_check");
             assertNull(StoreFiles.ftsIntegrityProblem(connection), "FTS5 integrity-check");
             assertEquals(List.of(), StoreFiles.counterMismatches(connection), "session counters vs rows");
@@ -220,7 +218,7 @@ class SameFileStoresTest {
                     if (store == null) {
                         store = opener.open();
                         opens.merge(name, 1, Integer::sum);
-                        store.ensureSession(name + "-s", AppendingWriter.SOURCE, null);
+                        store.ensureSession(name + "-s", AppendingWriterChild.SOURCE, null);
                     }
                     String session = op % 3 == 0 ? "same-file-shared-" + (1 + op % 2) : name + "-s";
                     long id = store.appendMessage(session, NewMessage.builder("user").content(name + " op " + op).build());
@@ -279,7 +277,7 @@ class SameFileStoresTest {
     }
 
     private static long count(Connection connection, String sql) throws SQLException {
-        return ((Number) SqlRows.query(connection, sql).get(0).get(0)).longValue();
+        return ((Number) SqliteFiles.query(connection, sql).get(0).get(0)).longValue();
     }
 
     /** Runs the lock probe in a separate Python process against {@code db}. */

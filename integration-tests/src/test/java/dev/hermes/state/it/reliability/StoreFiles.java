@@ -1,6 +1,6 @@
 package dev.hermes.state.it.reliability;
 
-import dev.hermes.state.it.SqlRows;
+import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.testsupport.Fixtures;
 import org.sqlite.SQLiteConfig;
 
@@ -44,25 +44,10 @@ final class StoreFiles {
     private StoreFiles() {
     }
 
-    /** A read-only connection: cannot change the file (it may still read a live WAL). */
-    static Connection readOnly(Path db) throws SQLException {
-        SQLiteConfig config = new SQLiteConfig();
-        config.setReadOnly(true);
-        config.setBusyTimeout(10_000);
-        return DriverManager.getConnection("jdbc:sqlite:" + db.toAbsolutePath(), config.toProperties());
-    }
-
-    /** A read-write connection, for the FTS5 integrity-check command (an INSERT in form, it changes nothing). */
-    static Connection readWrite(Path db) throws SQLException {
-        SQLiteConfig config = new SQLiteConfig();
-        config.setBusyTimeout(10_000);
-        return DriverManager.getConnection("jdbc:sqlite:" + db.toAbsolutePath(), config.toProperties());
-    }
-
     /** {@code PRAGMA integrity_check}: "ok", or the list of problems. */
     static String integrityCheck(Connection connection) throws SQLException {
         List<String> problems = new ArrayList<>();
-        for (List<Object> row : SqlRows.query(connection, "PRAGMA integrity_check")) {
+        for (List<Object> row : SqliteFiles.query(connection, "PRAGMA integrity_check")) {
             problems.add(String.valueOf(row.get(0)));
         }
         return String.join("\n", problems);
@@ -87,7 +72,7 @@ final class StoreFiles {
      * the file's version), as readable lines.
      */
     static List<String> counterMismatches(Connection connection) throws SQLException {
-        return counterMismatches(connection, (int) number(SqlRows.query(connection, "SELECT max(version) FROM schema_version")
+        return counterMismatches(connection, (int) number(SqliteFiles.query(connection, "SELECT max(version) FROM schema_version")
                 .get(0).get(0)));
     }
 
@@ -95,7 +80,7 @@ final class StoreFiles {
     static List<String> counterMismatches(Connection connection, int countedAtVersion) throws SQLException {
         List<String> mismatches = new ArrayList<>();
         String toolCallsOfRow = countedAtVersion >= 7 ? TOOL_CALLS_OF_ROW : TOOL_CALLS_OF_ROW_V6;
-        for (List<Object> row : SqlRows.query(connection, "SELECT s.id, s.message_count, s.tool_call_count,"
+        for (List<Object> row : SqliteFiles.query(connection, "SELECT s.id, s.message_count, s.tool_call_count,"
                 + " (SELECT count(*) FROM messages m WHERE m.session_id = s.id),"
                 + " (SELECT coalesce(sum(" + toolCallsOfRow + "), 0) FROM messages m WHERE m.session_id = s.id)"
                 + " FROM sessions s ORDER BY s.id")) {
@@ -114,7 +99,7 @@ final class StoreFiles {
     /** message id → session id of every message. */
     static Map<Long, String> messageSessions(Connection connection) throws SQLException {
         Map<Long, String> sessions = new HashMap<>();
-        for (List<Object> row : SqlRows.query(connection, "SELECT id, session_id FROM messages")) {
+        for (List<Object> row : SqliteFiles.query(connection, "SELECT id, session_id FROM messages")) {
             sessions.put(number(row.get(0)), (String) row.get(1));
         }
         return sessions;
@@ -123,10 +108,10 @@ final class StoreFiles {
     /** Row count of every content table (the FTS index's shadow tables included). */
     static Map<String, Long> rowCounts(Path db) throws SQLException {
         Map<String, Long> counts = new TreeMap<>();
-        try (Connection connection = readOnly(db)) {
-            for (List<Object> table : SqlRows.query(connection, CONTENT_TABLES)) {
+        try (Connection connection = SqliteFiles.readOnly(db)) {
+            for (List<Object> table : SqliteFiles.query(connection, CONTENT_TABLES)) {
                 String name = (String) table.get(0);
-                counts.put(name, number(SqlRows.query(connection, "SELECT count(*) FROM \"" + name + "\"").get(0).get(0)));
+                counts.put(name, number(SqliteFiles.query(connection, "SELECT count(*) FROM \"" + name + "\"").get(0).get(0)));
             }
         }
         return counts;
@@ -146,15 +131,15 @@ final class StoreFiles {
      */
     static String logicalDumpSha256(Path db, boolean withIndexStorage) throws SQLException {
         ByteArrayOutputStream dump = new ByteArrayOutputStream();
-        try (Connection connection = readOnly(db)) {
-            for (List<Object> object : SqlRows.query(connection, "SELECT type, name, tbl_name, sql FROM sqlite_master"
+        try (Connection connection = SqliteFiles.readOnly(db)) {
+            for (List<Object> object : SqliteFiles.query(connection, "SELECT type, name, tbl_name, sql FROM sqlite_master"
                     + " WHERE name NOT LIKE 'DATABASECHANGELOG%' ORDER BY type, name")) {
                 dump.writeBytes((object + "\n").getBytes(StandardCharsets.UTF_8));
             }
-            for (List<Object> table : SqlRows.query(connection, withIndexStorage ? CONTENT_TABLES : CONTENT_TABLES_WITHOUT_INDEX)) {
+            for (List<Object> table : SqliteFiles.query(connection, withIndexStorage ? CONTENT_TABLES : CONTENT_TABLES_WITHOUT_INDEX)) {
                 String name = (String) table.get(0);
                 dump.writeBytes(("== " + name + "\n").getBytes(StandardCharsets.UTF_8));
-                for (List<Object> row : SqlRows.query(connection, "SELECT * FROM \"" + name + "\" ORDER BY " + allColumns(connection, name))) {
+                for (List<Object> row : SqliteFiles.query(connection, "SELECT * FROM \"" + name + "\" ORDER BY " + allColumns(connection, name))) {
                     dump.writeBytes((row + "\n").getBytes(StandardCharsets.UTF_8));
                 }
             }
@@ -164,18 +149,12 @@ final class StoreFiles {
 
     /** "1, 2, ..., n" for a table of n columns: a total order for rows without a single-column key. */
     private static String allColumns(Connection connection, String table) throws SQLException {
-        long columns = number(SqlRows.query(connection, "SELECT count(*) FROM pragma_table_info(?)", table).get(0).get(0));
+        long columns = number(SqliteFiles.query(connection, "SELECT count(*) FROM pragma_table_info(?)", table).get(0).get(0));
         StringBuilder order = new StringBuilder("1");
         for (int c = 2; c <= columns; c++) {
             order.append(", ").append(c);
         }
         return order.toString();
-    }
-
-    static List<List<Object>> rows(Path db, String sql, Object... parameters) throws SQLException {
-        try (Connection connection = readOnly(db)) {
-            return SqlRows.query(connection, sql, parameters);
-        }
     }
 
     static long number(Object value) {

@@ -1,5 +1,6 @@
 package dev.hermes.state.it.reliability;
 
+import dev.hermes.state.testsupport.SqliteFiles;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hermes.state.core.StateRepository;
@@ -58,6 +59,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the failure must be exactly that (a rebuild of the trigram index under sqlite-jdbc passes, on a copy).
  */
 class V17MixedWritersTest {
+    private static final System.Logger LOG = System.getLogger(V17MixedWritersTest.class.getName());
+
     private static final int PYTHON_ROUNDS = Integer.getInteger("hermes.reliability.v17Rounds", 250);
     private static final int JAVA_ROUNDS = PYTHON_ROUNDS;
     private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.USE_LONG_FOR_INTS);
@@ -108,11 +111,7 @@ class V17MixedWritersTest {
 
             Map<String, Object> pythonModel = json(line(python, "MODEL "));
             Map<String, Object> pythonView = json(line(python, "VIEW "));
-            String[] done = line(python, "DONE ").split(" ");
-            System.out.println("[reliability] v17 mixed writers: python " + done[0] + " writes (" + done[1]
-                    + " lock retries), java " + java.writes + " writes; java checked " + java.reportedChecked
-                    + " reported Python appends while both wrote; " + pythonModel.size() + " + " + java.sessions.size()
-                    + " sessions");
+            line(python, "DONE ");
             assertTrue(java.reportedChecked > 0, context + "the Java side never saw a Python append while writing");
             assertEquals(List.of(), java.missingReported, context + "Python appends reported committed but not read");
 
@@ -144,7 +143,7 @@ class V17MixedWritersTest {
             }
         }
 
-        try (Connection connection = StoreFiles.readWrite(db)) {
+        try (Connection connection = SqliteFiles.readWrite(db)) {
             assertEquals(null, ftsCheck(connection, "messages_fts"), context + "messages_fts integrity-check");
             String trigram = ftsCheck(connection, "messages_fts_trigram");
             if (pythonIndexesPastNul(dir) == jdbcIndexesPastNul(connection)) {
@@ -152,7 +151,7 @@ class V17MixedWritersTest {
                 assertNull(trigram, context + "messages_fts_trigram integrity-check");
             } else {
                 // the builds disagree on NUL: only the marked rows Python's build indexed are out of step
-                System.out.println("[reliability] v17 mixed writers: python3's SQLite stops the trigram tokenizer at NUL,"
+                LOG.log(System.Logger.Level.INFO, "python3's SQLite stops the trigram tokenizer at NUL,"
                         + " sqlite-jdbc's does not; trigram integrity-check under sqlite-jdbc: " + trigram);
                 assertEquals("malformed inverted index for FTS5 table main.messages_fts_trigram",
                         StoreFiles.integrityCheck(connection), context + "PRAGMA integrity_check: only the trigram index");
@@ -160,10 +159,10 @@ class V17MixedWritersTest {
             }
         }
         Path copy = dir.resolve("rebuilt.db");
-        try (Connection connection = StoreFiles.readWrite(db); Statement statement = connection.createStatement()) {
+        try (Connection connection = SqliteFiles.readWrite(db); Statement statement = connection.createStatement()) {
             statement.execute("VACUUM INTO '" + copy + "'");
         }
-        try (Connection connection = StoreFiles.readWrite(copy); Statement statement = connection.createStatement()) {
+        try (Connection connection = SqliteFiles.readWrite(copy); Statement statement = connection.createStatement()) {
             statement.execute("INSERT INTO messages_fts_trigram(messages_fts_trigram) VALUES ('rebuild')");
             assertEquals("ok", StoreFiles.integrityCheck(connection), context + "PRAGMA integrity_check after a rebuild");
             assertNull(ftsCheck(connection, "messages_fts"), context + "messages_fts after a rebuild");

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a writer process (Java {@link AppendingWriter} or the Python agent writer) reported on stdout:
+ * What a writer process (Java {@link AppendingWriterChild} or the Python agent writer) reported on stdout:
  * every message it saw committed (id → session), its errors, and whether it finished normally.
  */
 record WriterReport(Map<Long, String> committed, int writes, List<String> errors, boolean ready, boolean done) {

@@ -30,6 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 @ExtendWith(Chromium.class)
 class LongSessionBrowserTest extends BrowserPages {
+    private static final System.Logger LOG = System.getLogger(LongSessionBrowserTest.class.getName());
+
     static final Instant NOW = Instant.parse("2026-05-01T12:00:00Z");
     static final int TURNS = 500;
 
@@ -91,9 +93,11 @@ class LongSessionBrowserTest extends BrowserPages {
         assertEquals(4 * TURNS, ((Number) script("return document.querySelectorAll('[data-message-id]').length"))
                 .intValue() - 0); // 1,500 messages and 500 results inside their calls
         List<Double> sorted = millis.stream().sorted().toList();
-        System.out.printf("2,000-message session: navigation start to last message rendered, 5 loads: %s ms; median %.0f ms%n",
-                millis.stream().map(m -> String.format("%.0f", m)).toList(), sorted.get(2));
-        System.out.printf("  of which the page's four API answers arrived after (median) %.0f ms%n",
-                loads.stream().sorted().toList().get(2));
+        // the figure docs/serve.md quotes: logged, since a timing is no assertion on a shared machine
+        double loadMedian = loads.stream().sorted().toList().get(2);
+        LOG.log(System.Logger.Level.INFO, () -> String.format("2,000-message session: navigation start to last message"
+                        + " rendered, 5 loads: %s ms; median %.0f ms; of which the page's four API answers arrived after"
+                        + " (median) %.0f ms", millis.stream().map(m -> String.format("%.0f", m)).toList(), sorted.get(2),
+                loadMedian));
     }
 }

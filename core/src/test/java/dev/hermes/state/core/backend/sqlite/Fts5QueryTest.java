@@ -36,11 +36,6 @@ class Fts5QueryTest {
         assertEquals(Optional.of(query), Fts5Query.toMatchExpression(query));
     }
 
-    @Test
-    void thereAreSixtyBenchmarkQueries() {
-        assertEquals(60, benchmarkQueries().size());
-    }
-
     /** Hermes' own rules (SessionDB._sanitize_fts5_query), in their order. */
     @ParameterizedTest(name = "[{index}] {0} -> {1}")
     @CsvSource(delimiter = '|', quoteCharacter = '\u0000', value = {

@@ -18,8 +18,8 @@ import java.util.Map;
  * Exports a whole store to JSONL (one session with its messages per line) in a JVM whose heap the
  * test caps, then prints "EXPORTED sessions messages peak-RSS-kB".
  */
-public final class ExportAllMain {
-    private ExportAllMain() {
+public final class ExportAllChild {
+    private ExportAllChild() {
     }
 
     public static void main(String[] args) throws IOException {
@@ -30,7 +30,7 @@ public final class ExportAllMain {
              BufferedWriter out = Files.newBufferedWriter(Path.of(args[1]), StandardCharsets.UTF_8)) {
             sessions = store.exportAll(null, export -> {
                 Map<String, Object> line = session(export.session());
-                line.put("messages", export.messages().stream().map(ExportAllMain::message).toList());
+                line.put("messages", export.messages().stream().map(ExportAllChild::message).toList());
                 messages[0] += export.messages().size();
                 try {
                     out.write(json.writeValueAsString(line));

@@ -13,8 +13,8 @@ import java.sql.DriverManager;
  * older tool) that takes Liquibase's lock, as every update does first, and is then killed by the
  * test: it leaves the committed lock row a killed process really leaves.
  */
-public final class KilledLiquibaseRun {
-    private KilledLiquibaseRun() {
+public final class KilledLiquibaseRunChild {
+    private KilledLiquibaseRunChild() {
     }
 
     public static void main(String[] args) throws Exception {

@@ -1,7 +1,6 @@
-package dev.hermes.state.core.observation;
+package dev.hermes.state.bench.observation;
 
 import dev.hermes.state.core.StateRepository;
-import dev.hermes.state.core.TestStores;
 import dev.hermes.state.core.model.NewMessage;
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -12,13 +11,15 @@ import io.micrometer.observation.ObservationRegistry;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * What observing costs per operation (not a test: run it by hand, see the report): two stores on
+ * What observing costs per operation (docs/observability.md quotes its figures; run it by hand): two stores on
  * two files of the same content, one without registries and one observed as Actuator would observe
  * it (an ObservationRegistry with Micrometer's meter handler, and the store's own meters); the rounds
  * alternate between them so machine noise hits both alike; the median round is reported. Appends are
@@ -30,21 +31,27 @@ import java.util.List;
  * {@code no-long-task} the meter handler without its long-task timer. Each round alternates the
  * stores every {@value #BLOCK} operations; wall-clock and this thread's CPU time are both reported.
  *
- * <pre>java -cp CLASSPATH dev.hermes.state.core.observation.ObservationCostBenchmark [rounds] [opsPerRound] [all|control|meters|observations|boot|no-long-task]</pre>
+ * <pre>java -cp benchmarks/target/hermes-state-bench.jar dev.hermes.state.bench.observation.ObservationCost [rounds] [opsPerRound] [all|control|meters|observations|boot|no-long-task]</pre>
  */
-public final class ObservationCostBenchmark {
+public final class ObservationCost {
     private static final int BLOCK = 50;
+    /** The store's operation timer (StoreOperationConvention.NAME; core.observation is not core's API). */
+    private static final String TIMER = "hermes.state.operation";
 
-    private ObservationCostBenchmark() {
+    private ObservationCost() {
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) throws IOException {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 15;
         int ops = args.length > 1 ? Integer.parseInt(args[1]) : 2000;
         // "control": both stores unobserved, to see the noise between two files
         String mode = args.length > 2 ? args[2] : "all";
+        run(Files.createTempDirectory("observation-cost"), rounds, ops, mode, System.out);
+    }
+
+    /** Runs the comparison in {@code dir} (two store files are created there) and prints it on {@code out}. */
+    static void run(Path dir, int rounds, int ops, String mode, PrintStream out) throws IOException {
         boolean control = mode.equals("control");
-        Path dir = Files.createTempDirectory("observation-cost");
         SimpleMeterRegistry simple = new SimpleMeterRegistry();
         MeterRegistry meters = simple;
         ObservationRegistry observations = ObservationRegistry.create();
@@ -62,8 +69,8 @@ public final class ObservationCostBenchmark {
         } else {
             observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
         }
-        Path plainFile = TestStores.newDatabase(Files.createDirectory(dir.resolve("plain")), 17);
-        Path observedFile = TestStores.newDatabase(Files.createDirectory(dir.resolve("observed")), 17);
+        Path plainFile = dir.resolve("plain.db");
+        Path observedFile = dir.resolve("observed.db");
         try (StateRepository plain = StateRepository.builder().path(plainFile).build();
              StateRepository observed = control ? StateRepository.builder().path(observedFile).build()
                      : StateRepository.builder().path(observedFile).observationRegistry(mode.equals("meters") ? null : observations)
@@ -121,14 +128,14 @@ public final class ObservationCostBenchmark {
             }
             for (int clock = 0; clock < 2; clock++) {
                 String name = clock == 0 ? "wall" : "cpu ";
-                System.out.printf("append (W1's operation) %s µs/op: off %.1f, on %.1f, on/off %.3f%n", name,
+                out.printf("append (W1's operation) %s µs/op: off %.1f, on %.1f, on/off %.3f%n", name,
                         median(append[0][clock]), median(append[1][clock]), median(append[1][clock]) / median(append[0][clock]));
-                System.out.printf("read (W4's operation)   %s µs/op: off %.1f, on %.1f, on/off %.3f%n", name,
+                out.printf("read (W4's operation)   %s µs/op: off %.1f, on %.1f, on/off %.3f%n", name,
                         median(read[0][clock]), median(read[1][clock]), median(read[1][clock]) / median(read[0][clock]));
             }
             if (!control && !mode.equals("meters")) {
-                System.out.println("timers: " + simple.get(StoreOperationConvention.NAME).timers().size()
-                        + ", operations timed: " + simple.get(StoreOperationConvention.NAME).timers().stream()
+                out.println("timers: " + simple.get(TIMER).timers().size()
+                        + ", operations timed: " + simple.get(TIMER).timers().stream()
                         .mapToLong(t -> t.count()).sum());
             }
         }

@@ -16,10 +16,10 @@ import java.nio.charset.StandardCharsets;
  * deletes the session {@code DOOMED} half-way. Prints one line "DONE DELETED PRUNED" (or "FAILED
  * message") and exits 0 (1 on failure).
  */
-public final class MaintenanceWriterMain {
+public final class MaintenanceWriterChild {
     static final String SOURCE = "maintenance";
 
-    private MaintenanceWriterMain() {
+    private MaintenanceWriterChild() {
     }
 
     static String session(int round) {

@@ -12,8 +12,8 @@ import java.nio.charset.StandardCharsets;
  * runs its {@link AppendWorkload}, prints one line "DONE latency-summary" (or "FAILED message")
  * and exits 0 (1 on failure).
  */
-public final class ContentionWriterMain {
-    private ContentionWriterMain() {
+public final class ContentionWriterChild {
+    private ContentionWriterChild() {
     }
 
     public static void main(String[] args) throws Exception {

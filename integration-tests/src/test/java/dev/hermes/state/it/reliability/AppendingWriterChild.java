@@ -30,7 +30,7 @@ import java.util.stream.Collectors;
  *
  * <p>Arguments: {@code db name seed millis [sharedSession ...]}: append for millis after READY (0 = until killed).
  */
-public final class AppendingWriter {
+public final class AppendingWriterChild {
     static final String SOURCE = "reliability";
     private static final String[] WORDS = {"alpha", "bravo", "deploy", "docker", "migration", "kernel", "latency",
             "quorum", "vector", "zephyr", "lantern", "orbit", "cascade", "tundra", "saffron", "铁路", "数据库迁移问题",
@@ -43,7 +43,7 @@ public final class AppendingWriter {
     private final List<String> sharedSessions;
     private long writes;
 
-    private AppendingWriter(StateRepository store, String name, long seed, List<String> sharedSessions) {
+    private AppendingWriterChild(StateRepository store, String name, long seed, List<String> sharedSessions) {
         this.store = store;
         this.name = name;
         this.random = new Random(seed);
@@ -57,7 +57,7 @@ public final class AppendingWriter {
         long millis = Long.parseLong(args[3]);
         List<String> shared = List.of(args).subList(4, args.length);
         try (StateRepository store = StateRepository.open(db)) {
-            AppendingWriter writer = new AppendingWriter(store, name, seed, shared);
+            AppendingWriterChild writer = new AppendingWriterChild(store, name, seed, shared);
             writer.createSessions();
             report("READY");
             long deadline = millis == 0 ? Long.MAX_VALUE : System.nanoTime() + millis * 1_000_000;
