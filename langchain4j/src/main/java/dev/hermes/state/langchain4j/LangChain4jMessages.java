@@ -100,7 +100,7 @@ public final class LangChain4jMessages {
         }
         if (message instanceof AiMessage ai) {
             List<ToolCall> calls = ai.toolExecutionRequests().stream()
-                    .map(request -> new ToolCall(request.id(), null, request.name(), request.arguments()))
+                    .map(request -> ToolCall.function(request.id(), request.name(), request.arguments()))
                     .toList();
             return NewMessage.builder(ASSISTANT).content(ai.text()).reasoning(ai.thinking())
                     .toolCalls(ToolCall.toHermes(calls)).build();
@@ -207,6 +207,7 @@ public final class LangChain4jMessages {
     }
 
     private static String textOf(Message row) {
-        return row.content() == null ? "" : row.text();
+        String text = row.text();
+        return text == null ? "" : text;
     }
 }

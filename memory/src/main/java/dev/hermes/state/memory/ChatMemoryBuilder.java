@@ -2,6 +2,7 @@ package dev.hermes.state.memory;
 
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.StateRepository;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The options both adapters' builders take: the store, the source new conversations get (the adapter's
@@ -15,7 +16,7 @@ import dev.hermes.state.core.StateRepository;
 public abstract class ChatMemoryBuilder<B extends ChatMemoryBuilder<B, M, T>, M, T> {
     private final StateRepository store;
     private String source;
-    private ConversationWindows windows;
+    private @Nullable ConversationWindows windows;
 
     protected ChatMemoryBuilder(StateRepository store, String defaultSource) {
         if (store == null) {

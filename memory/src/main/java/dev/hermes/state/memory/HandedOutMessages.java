@@ -5,6 +5,7 @@ import java.lang.ref.WeakReference;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Which stored rows each message object an adapter handed out stands for, so that a save can tell a
@@ -35,7 +36,7 @@ final class HandedOutMessages<M> {
      * The stored row ids of {@code message} when this very object was handed out for this
      * conversation; null for any other object (a new message).
      */
-    public synchronized List<Long> rowsOf(String conversationId, M message) {
+    public synchronized @Nullable List<Long> rowsOf(String conversationId, M message) {
         expunge();
         Rows known = rows.get(new IdentityKey(message, null));
         return known != null && known.conversationId().equals(conversationId) ? known.ids() : null;
@@ -51,7 +52,7 @@ final class HandedOutMessages<M> {
     private static final class IdentityKey extends WeakReference<Object> {
         private final int hash;
 
-        IdentityKey(Object referent, ReferenceQueue<Object> queue) {
+        IdentityKey(Object referent, @Nullable ReferenceQueue<Object> queue) {
             super(referent, queue);
             this.hash = System.identityHashCode(referent);
         }

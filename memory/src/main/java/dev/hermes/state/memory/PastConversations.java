@@ -6,6 +6,7 @@ import dev.hermes.state.core.model.SearchHit;
 import dev.hermes.state.core.model.SearchQuery;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The search an agent runs over past conversations (its own, the Python agent's, any other source's):
@@ -28,12 +29,12 @@ public class PastConversations {
     public static final String LIMIT_DESCRIPTION = "How many hits at most: 1 to " + MAX_LIMIT + ", default " + DEFAULT_LIMIT;
 
     private final StateRepository store;
-    private final List<String> sources;
+    private final @Nullable List<String> sources;
 
     /**
      * @param sources the sources searched; null for every source
      */
-    public PastConversations(StateRepository store, List<String> sources) {
+    public PastConversations(StateRepository store, @Nullable List<String> sources) {
         if (store == null) {
             throw new InvalidArgumentException("A StateRepository is required");
         }
@@ -46,7 +47,7 @@ public class PastConversations {
      * with {@code >>>match<<<} markers, and when (ISO-8601, UTC).
      */
     public record Hit(String sessionId, String source, String role, String snippet, String timestamp,
-                      String toolName) {
+                      @Nullable String toolName) {
         /**
          * From schema 11 on the index holds content, tool name and tool calls joined by spaces, so a
          * snippet of a message without them ends in two spaces (the agent's too): an agent reading the hit

@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One tool call of an assistant message, as both frameworks and Hermes know it. Hermes keeps an
@@ -17,7 +19,7 @@ import java.util.Map;
  * @param type       the OpenAI call type; {@code "function"} when the framework has none
  * @param arguments  the arguments as JSON text, exactly as the model sent them
  */
-public record ToolCall(String id, String type, String name, String arguments) {
+public record ToolCall(@Nullable String id, String type, String name, @Nullable String arguments) {
     private static final String FUNCTION = "function";
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -25,8 +27,13 @@ public record ToolCall(String id, String type, String name, String arguments) {
         type = type == null ? FUNCTION : type;
     }
 
+    /** A call of the OpenAI kind, "function" (what the frameworks' tool requests are). */
+    public static ToolCall function(@Nullable String id, String name, @Nullable String arguments) {
+        return new ToolCall(id, FUNCTION, name, arguments);
+    }
+
     /** The value of the {@code tool_calls} column for these calls; null when there are none (Hermes stores NULL). */
-    public static List<Map<String, Object>> toHermes(List<ToolCall> calls) {
+    public static @Nullable List<Map<String, Object>> toHermes(@Nullable List<ToolCall> calls) {
         if (calls == null || calls.isEmpty()) {
             return null;
         }
@@ -49,7 +56,7 @@ public record ToolCall(String id, String type, String name, String arguments) {
      * empty for null or an empty list. Arguments stored as a JSON object instead of JSON text (some
      * writers do) come back as that object's JSON text. Anything not in the OpenAI shape is refused.
      */
-    public static List<ToolCall> fromHermes(Object toolCalls, long messageId) {
+    public static List<ToolCall> fromHermes(@Nullable Object toolCalls, long messageId) {
         if (toolCalls == null) {
             return List.of();
         }
@@ -64,20 +71,21 @@ public record ToolCall(String id, String type, String name, String arguments) {
             if (!(function.get("name") instanceof String name)) {
                 throw notOpenAiShape(messageId, "a function has no name");
             }
-            calls.add(new ToolCall(text(entry.get("id"), messageId), text(entry.get("type"), messageId), name,
+            calls.add(new ToolCall(text(entry.get("id"), messageId),
+                    Objects.requireNonNullElse(text(entry.get("type"), messageId), FUNCTION), name,
                     arguments(function.get("arguments"), messageId)));
         }
         return calls;
     }
 
-    private static String text(Object value, long messageId) {
+    private static @Nullable String text(@Nullable Object value, long messageId) {
         if (value == null || value instanceof String) {
             return (String) value;
         }
         throw notOpenAiShape(messageId, "an id or type is not text");
     }
 
-    private static String arguments(Object arguments, long messageId) {
+    private static @Nullable String arguments(@Nullable Object arguments, long messageId) {
         if (arguments == null || arguments instanceof String) {
             return (String) arguments;
         }

@@ -6,6 +6,7 @@ import org.springframework.ai.tool.annotation.Tool;
 import org.springframework.ai.tool.annotation.ToolParam;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A ready tool that lets the model search past conversations in the Hermes store: give an instance to
@@ -18,7 +19,7 @@ public final class HermesSearchTool extends PastConversations {
     }
 
     /** Searches the conversations of these sources only (null: every source). */
-    public HermesSearchTool(StateRepository store, List<String> sources) {
+    public HermesSearchTool(StateRepository store, @Nullable List<String> sources) {
         super(store, sources);
     }
 

@@ -138,6 +138,8 @@ public final class SpringAiMessages {
     }
 
     /** One message from its rows (one row, or the tool rows of one ToolResponseMessage). */
+    // a stored call or tool row may lack its id, arguments or name: Spring AI's records take them as stored
+    @SuppressWarnings("NullAway")
     static Message fromGroup(List<dev.hermes.state.core.model.Message> group) {
         dev.hermes.state.core.model.Message row = group.get(0);
         return switch (row.role()) {
@@ -227,7 +229,8 @@ public final class SpringAiMessages {
     }
 
     private static String textOf(dev.hermes.state.core.model.Message row) {
-        return row.content() == null ? "" : row.text();
+        String text = row.text();
+        return text == null ? "" : text;
     }
 
     private static void refuseMedia(boolean noMedia, String role) {

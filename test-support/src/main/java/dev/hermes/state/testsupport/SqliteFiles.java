@@ -12,6 +12,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A SQLite file read and changed with plain sqlite-jdbc, outside the code under test (as any other
@@ -95,7 +96,7 @@ public final class SqliteFiles {
     }
 
     /** {@link #single} as text (null stays null). */
-    public static String text(Path db, String sql, Object... parameters) throws SQLException {
+    public static @Nullable String text(Path db, String sql, Object... parameters) throws SQLException {
         Object value = single(db, sql, parameters);
         return value == null ? null : value.toString();
     }
