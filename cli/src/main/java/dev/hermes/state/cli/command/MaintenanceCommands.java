@@ -179,7 +179,7 @@ public final class MaintenanceCommands {
     }
 
     private static StoreDoctor doctor(CommandContext cli) {
-        return cli.dbIsUrl() ? StoreDoctor.forServer(cli.rawDb(), cli.schema())
+        return cli.dbIsUrl() ? StoreDoctor.forServer(cli.location().server())
                 : StoreDoctor.forFile(CommandContext.requireExisting(cli.dbPath()));
     }
 

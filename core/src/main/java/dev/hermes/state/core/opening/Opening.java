@@ -10,6 +10,7 @@ import dev.hermes.state.core.backend.sqlite.SqliteFileConnections;
 import dev.hermes.state.core.connection.Database;
 import dev.hermes.state.core.connection.LentConnections;
 import dev.hermes.state.migrations.Migrator;
+import dev.hermes.state.migrations.StoreLocation;
 import dev.hermes.state.postgresql.PostgresLocation;
 import dev.hermes.state.RetryPolicy;
 import org.jspecify.annotations.Nullable;
@@ -120,11 +121,7 @@ public final class Opening {
      * migrator's own connection, then served by the store's pools; nothing of the pools is connected yet.
      */
     private static Database openServer(Migrator migrator, String url, Request request, RetryPolicy retryPolicy) {
-        PostgresLocation location = PostgresLocation.parse(url);
-        String schema = request.schema();
-        if (schema != null) {
-            location = location.withSchema(schema);
-        }
+        PostgresLocation location = StoreLocation.parse(url, request.schema()).server();
         PostgresLocation store = location;
         prepareSchema(migrator, request, () -> migrator.migrate(store).toVersion(), () -> migrator.checkReadable(store));
         Backend backend = new PostgresBackend(location.schema(), retryPolicy);
