@@ -85,7 +85,7 @@ import dev.hermes.state.core.titles.SessionTitles;
 import dev.hermes.state.core.tokens.TokenAccounting;
 import dev.hermes.state.core.windows.Windows;
 import dev.hermes.state.migrations.Migrator;
-import dev.hermes.state.postgresql.PostgresLocation;
+import dev.hermes.state.migrations.StoreLocation;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Table;
@@ -211,7 +211,7 @@ public final class StateRepository implements AutoCloseable {
 
     /** True when {@code location} is a PostgreSQL URL rather than a file path (see {@link Builder#location}). */
     public static boolean isUrl(@Nullable String location) {
-        return PostgresLocation.isUrl(location);
+        return StoreLocation.isUrl(location);
     }
 
     public static Builder builder() {
@@ -1645,7 +1645,8 @@ public final class StateRepository implements AutoCloseable {
          */
         public Builder location(String pathOrUrl) {
             Arguments.required(pathOrUrl, "location");
-            if (isUrl(pathOrUrl)) {
+            // told apart here, read by build() (StoreLocation there too), so a bad URL fails where every url(...) does
+            if (StoreLocation.isUrl(pathOrUrl)) {
                 return url(pathOrUrl);
             }
             return path(Path.of(pathOrUrl));

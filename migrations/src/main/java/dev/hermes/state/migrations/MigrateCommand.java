@@ -1,10 +1,8 @@
 package dev.hermes.state.migrations;
 
 import dev.hermes.state.HermesStateException;
-import dev.hermes.state.postgresql.PostgresLocation;
 
 import java.io.PrintStream;
-import java.nio.file.Path;
 
 /**
  * The migration-only run, for CI pipelines that prepare a database without starting an application:
@@ -57,7 +55,7 @@ public final class MigrateCommand {
                 }
             }
         }
-        if (db == null || schema != null && !PostgresLocation.isUrl(db)) {
+        if (db == null || schema != null && !StoreLocation.isUrl(db)) {
             err.println((db == null ? "" : "--schema is for a PostgreSQL URL\n") + USAGE);
             return 2;
         }
@@ -73,17 +71,8 @@ public final class MigrateCommand {
         }
         try {
             Migrator migrator = Migrator.create().toVersion(version);
-            String target;
-            MigrationResult result;
-            if (PostgresLocation.isUrl(db)) {
-                PostgresLocation location = PostgresLocation.parse(db)
-                        .withSchema(schema == null ? PostgresLocation.DEFAULT_SCHEMA : schema);
-                target = location.toString();
-                result = dryRun ? migrator.dryRun(location) : migrator.migrate(location);
-            } else {
-                target = db;
-                result = dryRun ? migrator.dryRun(Path.of(db)) : migrator.migrate(Path.of(db));
-            }
+            StoreLocation location = StoreLocation.parse(db, schema);
+            MigrationResult result = dryRun ? migrator.dryRun(location) : migrator.migrate(location);
             if (dryRun) {
                 for (MigrationResult.AppliedChange change : result.changes()) {
                     out.println("-- " + change.id() + (change.executed() ? "" : " (already present: recorded only)"));
@@ -92,7 +81,7 @@ public final class MigrateCommand {
                     }
                 }
             }
-            out.println(describe(target, result, version));
+            out.println(describe(location.toString(), result, version));
             return 0;
         } catch (HermesStateException e) {
             err.println("hermes-state-migrate: " + e.getMessage());

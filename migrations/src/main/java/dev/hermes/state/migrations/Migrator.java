@@ -190,6 +190,16 @@ public final class Migrator {
         return PostgresMigration.migrate(checkLocation(database), version, Mode.DRY_RUN);
     }
 
+    /** {@link #migrate(Path)} or {@link #migrate(PostgresLocation)}, whichever {@code location} is. */
+    public MigrationResult migrate(StoreLocation location) {
+        return location.isServer() ? migrate(location.server()) : migrate(location.file());
+    }
+
+    /** {@link #dryRun(Path)} or {@link #dryRun(PostgresLocation)}, whichever {@code location} is. */
+    public MigrationResult dryRun(StoreLocation location) {
+        return location.isServer() ? dryRun(location.server()) : dryRun(location.file());
+    }
+
     /** Liquibase's own verdict on a PostgreSQL store even when it is up to date, rolled back (for tests). */
     MigrationResult checkWithLiquibase(PostgresLocation database) {
         return PostgresMigration.migrate(checkLocation(database), version, Mode.LIQUIBASE_CHECK);

@@ -14,8 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -28,8 +26,6 @@ import org.jspecify.annotations.Nullable;
 final class ChildLogin {
     /** The variable pgjdbc (like libpq) reads for the password file's path. */
     static final String PASSWORD_FILE_VARIABLE = "PGPASSFILE";
-
-    private static final Pattern SCHEMA_PARAMETER = Pattern.compile("([?&])hermes_schema=([^&]*)");
 
     /** One file per distinct set of logins, made once per benchmark process and removed at its exit. */
     private static final Map<String, Path> FILES = new ConcurrentHashMap<>();
@@ -45,7 +41,7 @@ final class ChildLogin {
         List<String> safe = new ArrayList<>(command.size());
         Set<String> lines = new LinkedHashSet<>();
         for (String argument : command) {
-            Login login = PostgresLocation.isUrl(argument) ? login(argument) : null;
+            Login login = StoreTarget.isUrl(argument) ? login(argument) : null;
             if (login == null) {
                 safe.add(argument);
             } else {
@@ -62,16 +58,9 @@ final class ChildLogin {
 
     /** The URL without its password and the password file's line for it; null when it has no password. */
     private static @Nullable Login login(String target) {
-        String url = target;
-        String schema = null;
-        Matcher parameter = SCHEMA_PARAMETER.matcher(target);
-        if (parameter.find()) {
-            schema = parameter.group(2);
-            String rest = target.substring(parameter.end());
-            url = target.substring(0, parameter.start())
-                    + (rest.isEmpty() ? "" : parameter.group(1) + rest.substring(1));
-        }
-        PostgresLocation location = PostgresLocation.parse(url);
+        StoreTarget.Parts parts = StoreTarget.parts(target);
+        String schema = parts.schema();
+        PostgresLocation location = PostgresLocation.parse(parts.location());
         String password = location.connectionProperties().getProperty("password");
         if (password == null) {
             return null;

@@ -1,6 +1,7 @@
 package dev.hermes.state.bench.process;
 
 import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.migrations.StoreLocation;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -20,7 +21,22 @@ public final class StoreTarget {
     }
 
     public static boolean isUrl(String target) {
-        return StateRepository.isUrl(target);
+        return StoreLocation.isUrl(target);
+    }
+
+    /** A target's store text (a URL without {@code hermes_schema}) and the schema that parameter named, or null. */
+    record Parts(String location, String schema) {
+    }
+
+    /** Takes {@code hermes_schema} off a URL target; a file path is left as it is. */
+    static Parts parts(String target) {
+        Matcher schema = SCHEMA_PARAMETER.matcher(target);
+        if (isUrl(target) && schema.find()) {
+            String url = target.substring(0, schema.start()) + (schema.group(3).isEmpty() ? "" : schema.group(1))
+                    + target.substring(schema.end());
+            return new Parts(url, schema.group(2));
+        }
+        return new Parts(target, null);
     }
 
     /**
@@ -36,13 +52,9 @@ public final class StoreTarget {
 
     /** Opens the store read-write at the run's schema version, created or migrated as a file or a server schema is on opening. */
     public static StateRepository open(String target) {
-        Matcher schema = SCHEMA_PARAMETER.matcher(target);
-        if (isUrl(target) && schema.find()) {
-            String url = target.substring(0, schema.start()) + (schema.group(3).isEmpty() ? "" : schema.group(1))
-                    + target.substring(schema.end());
-            return StateRepository.builder().url(url).schema(schema.group(2)).schemaVersion(schemaVersion()).build();
-        }
-        return StateRepository.builder().location(target).schemaVersion(schemaVersion()).build();
+        Parts parts = parts(target);
+        return StateRepository.builder().location(parts.location()).schema(parts.schema()).schemaVersion(schemaVersion())
+                .build();
     }
 
     /** A PostgreSQL URL that names the store's schema for {@link #open}. */

@@ -8,7 +8,7 @@ import dev.hermes.state.cli.text.Terminal;
 import dev.hermes.state.cli.text.Times;
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.migrations.Migrator;
-import dev.hermes.state.postgresql.PostgresLocation;
+import dev.hermes.state.migrations.StoreLocation;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 
@@ -133,13 +133,15 @@ public abstract class CommandContext {
 
     /** True when --db is a PostgreSQL URL. */
     public boolean dbIsUrl() {
-        return db != null && StateRepository.isUrl(db);
+        return db != null && StoreLocation.isUrl(db);
     }
 
-    /** The --db PostgreSQL server and --schema, for the migrator; the password stays out of its text. */
-    public PostgresLocation dbLocation() {
-        PostgresLocation location = PostgresLocation.parse(Objects.requireNonNull(db, "--db"));
-        return schema == null ? location : location.withSchema(schema);
+    /**
+     * The --db store: the server in --schema, or the file (the Hermes default when --db is not given).
+     * A file ignores --schema, as every command always has. Its text never holds the password.
+     */
+    public StoreLocation location() {
+        return dbIsUrl() ? StoreLocation.parse(Objects.requireNonNull(db), schema) : StoreLocation.file(dbPath());
     }
 
     /** Times relative to this run's start, in the system time zone. */

@@ -12,6 +12,7 @@ import dev.hermes.state.core.model.CopyOptions;
 import dev.hermes.state.core.model.CopyProgress;
 import dev.hermes.state.core.model.CopyReport;
 import dev.hermes.state.migrations.Migrator;
+import dev.hermes.state.migrations.StoreLocation;
 import dev.hermes.state.postgresql.PostgresLocation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -85,7 +86,7 @@ public final class CopyCommand implements Callable<Integer> {
         String target = describe(to, toSchema);
         CopyReport report;
         Duration took;
-        Path newTarget = PostgresLocation.isUrl(to) || Files.exists(Path.of(to)) ? null : Path.of(to);
+        Path newTarget = StoreLocation.isUrl(to) || Files.exists(Path.of(to)) ? null : Path.of(to);
         try (StateRepository sourceStore = open(SOURCE, from, fromSchema, cli.readOnly());
              StateRepository targetStore = open(TARGET, to, toSchema, false);
              Progress progress = new Progress()) {
@@ -127,7 +128,7 @@ public final class CopyCommand implements Callable<Integer> {
     /** Opens one side; its failure (missing, not a database, too new...) says which side it is. */
     private StateRepository open(String side, String location, String sideSchema, boolean readOnly) {
         try {
-            if (PostgresLocation.isUrl(location)) {
+            if (StoreLocation.isUrl(location)) {
                 return cli.storeBuilder().url(location).schema(schemaFor(sideSchema)).readOnly(readOnly).build();
             }
             Path file = Path.of(location);
@@ -157,8 +158,7 @@ public final class CopyCommand implements Callable<Integer> {
 
     /** A file as given; a URL without its password. */
     private String describe(String location, String sideSchema) {
-        return PostgresLocation.isUrl(location) ? PostgresLocation.parse(location).withSchema(schemaFor(sideSchema)).toString()
-                : location;
+        return StoreLocation.parse(location, StoreLocation.isUrl(location) ? schemaFor(sideSchema) : null).toString();
     }
 
     private void print(String source, String target, CopyReport report, Duration took) {

@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.Objects;
 
 /**
  * {@code doctor}, {@code repair} and {@code recover}: operating a store in trouble. Their exit codes go
@@ -180,7 +179,7 @@ public final class MaintenanceCommands {
     }
 
     private static StoreDoctor doctor(CommandContext cli) {
-        return cli.dbIsUrl() ? StoreDoctor.forServer(Objects.requireNonNull(cli.rawDb()), cli.schema())
+        return cli.dbIsUrl() ? StoreDoctor.forServer(cli.location().server())
                 : StoreDoctor.forFile(CommandContext.requireExisting(cli.dbPath()));
     }
 

@@ -4,12 +4,11 @@ import dev.hermes.state.cli.text.ProgressBar;
 import dev.hermes.state.cli.text.Times;
 import dev.hermes.state.migrations.MigrationResult;
 import dev.hermes.state.migrations.Migrator;
-import dev.hermes.state.postgresql.PostgresLocation;
+import dev.hermes.state.migrations.StoreLocation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -43,25 +42,17 @@ public final class MigrateCommand implements Callable<Integer> {
         Migrator migrator = cli.migrator();
         long start = System.nanoTime();
         MigrationResult result;
-        String name;
-        if (cli.dbIsUrl()) {
-            PostgresLocation location = cli.dbLocation();
-            name = location.toString();
-            try (ProgressBar progress = ProgressBar.spinning(cli.err(), cli.progressWanted(),
-                    (dryRun ? "checking " : "migrating ") + name)) {
-                result = dryRun ? migrator.dryRun(location) : migrator.migrate(location);
-            }
-        } else {
-            Path file = cli.dbPath();
-            name = file.toString();
-            try (ProgressBar progress = ProgressBar.spinning(cli.err(), cli.progressWanted(),
-                    (dryRun ? "checking " : "migrating ") + file.getFileName())) {
-                result = dryRun ? migrator.dryRun(file) : migrator.migrate(file);
-            }
+        StoreLocation location = cli.location();
+        String name = location.toString();
+        // the bar names a file by its name alone, a server in full (without its password)
+        String shortName = location.isServer() ? name : String.valueOf(location.file().getFileName());
+        try (ProgressBar progress = ProgressBar.spinning(cli.err(), cli.progressWanted(),
+                (dryRun ? "checking " : "migrating ") + shortName)) {
+            result = dryRun ? migrator.dryRun(location) : migrator.migrate(location);
         }
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         if (cli.json()) {
-            cli.printJson(json(cli.dbIsUrl() ? name : cli.dbPath().toAbsolutePath().toString(), result,
+            cli.printJson(json(location.isServer() ? name : location.file().toAbsolutePath().toString(), result,
                     migrator.targetVersion()));
         } else {
             print(name, result, took, migrator.targetVersion());

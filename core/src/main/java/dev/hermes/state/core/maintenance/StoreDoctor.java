@@ -7,6 +7,7 @@ import dev.hermes.state.core.backend.sqlite.SqliteDoctor;
 import dev.hermes.state.core.backend.sqlite.SqliteRepair;
 import dev.hermes.state.core.model.DoctorReport;
 import dev.hermes.state.core.model.RepairReport;
+import dev.hermes.state.migrations.StoreLocation;
 import dev.hermes.state.postgresql.PostgresLocation;
 
 import org.jspecify.annotations.Nullable;
@@ -47,14 +48,12 @@ public final class StoreDoctor {
 
     /** The doctor of a PostgreSQL store: {@code url} as the command line takes it, {@code schema} null for hermes. */
     public static StoreDoctor forServer(String url, @Nullable String schema) {
-        PostgresLocation location = PostgresLocation.parse(url);
-        return new StoreDoctor(null, schema == null ? location : location.withSchema(schema), RetryPolicy.HERMES,
-                Clock.systemUTC());
+        return forServer(StoreLocation.parse(url, schema).server());
     }
 
-    /** The doctor of {@code location}: a PostgreSQL URL or a file path. */
-    public static StoreDoctor forLocation(String location, @Nullable String schema) {
-        return PostgresLocation.isUrl(location) ? forServer(location, schema) : forFile(Path.of(location));
+    /** The doctor of a PostgreSQL store in its schema. */
+    public static StoreDoctor forServer(PostgresLocation server) {
+        return new StoreDoctor(null, server, RetryPolicy.HERMES, Clock.systemUTC());
     }
 
     /** The same doctor with another clock (it names repair's backups). */

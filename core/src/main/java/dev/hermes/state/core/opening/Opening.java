@@ -14,6 +14,7 @@ import dev.hermes.state.core.connection.Database;
 import dev.hermes.state.core.connection.LentConnections;
 import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.postgresql.PostgresErrors;
+import dev.hermes.state.migrations.StoreLocation;
 import dev.hermes.state.postgresql.PostgresLocation;
 import dev.hermes.state.sqlite.SqliteErrors;
 import dev.hermes.state.RetryPolicy;
@@ -126,11 +127,7 @@ public final class Opening {
      * migrator's own connection, then served by the store's pools; nothing of the pools is connected yet.
      */
     private static Database openServer(Migrator migrator, String url, StoreConfig config) {
-        PostgresLocation location = PostgresLocation.parse(url);
-        String schema = config.schema();
-        if (schema != null) {
-            location = location.withSchema(schema);
-        }
+        PostgresLocation location = StoreLocation.parse(url, config.schema()).server();
         PostgresLocation store = location;
         prepareSchema(config, () -> migrator.migrate(store).toVersion(), () -> migrator.checkReadable(store));
         Backend backend = new PostgresBackend(location.schema(), config.retryPolicy());
