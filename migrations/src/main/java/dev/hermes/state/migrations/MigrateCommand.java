@@ -55,7 +55,7 @@ public final class MigrateCommand {
                 }
             }
         }
-        if (db == null || schema != null && !StoreLocation.isUrl(db)) {
+        if (db == null || (schema != null && !StoreLocation.isUrl(db))) {
             err.println((db == null ? "" : "--schema is for a PostgreSQL URL\n") + USAGE);
             return 2;
         }

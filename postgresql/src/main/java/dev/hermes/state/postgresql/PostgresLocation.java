@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where a PostgreSQL store lives: the server, the database, the role that logs in, and the schema
@@ -42,12 +43,12 @@ public final class PostgresLocation {
     private final String host;
     private final int port;
     private final String database;
-    private final String user;
-    private final String password;
+    private final @Nullable String user;
+    private final @Nullable String password;
     private final Map<String, String> parameters;
     private final String schema;
 
-    private PostgresLocation(String host, int port, String database, String user, String password,
+    private PostgresLocation(String host, int port, String database, @Nullable String user, @Nullable String password,
                              Map<String, String> parameters, String schema) {
         this.host = host;
         this.port = port;
@@ -59,7 +60,7 @@ public final class PostgresLocation {
     }
 
     /** True when {@code text} is written as a PostgreSQL URL (as opposed to a file path). */
-    public static boolean isUrl(String text) {
+    public static boolean isUrl(@Nullable String text) {
         String lower = text == null ? "" : text.toLowerCase(Locale.ROOT);
         return lower.startsWith("postgresql://") || lower.startsWith("postgres://") || lower.startsWith("jdbc:postgresql:");
     }
@@ -163,7 +164,7 @@ public final class PostgresLocation {
     }
 
     /** The role to log in as; null lets the driver choose (the operating-system user). */
-    public String user() {
+    public @Nullable String user() {
         return user;
     }
 
@@ -221,7 +222,7 @@ public final class PostgresLocation {
 
     private static Map<String, String> parameters(String query) {
         Map<String, String> parameters = new TreeMap<>();
-        for (String pair : query.split("&")) {
+        for (String pair : query.split("&", -1)) {
             if (pair.isEmpty()) {
                 continue;
             }
@@ -278,7 +279,7 @@ public final class PostgresLocation {
         StringBuilder encoded = new StringBuilder();
         for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
             char c = (char) (b & 0xff);
-            if (Character.isLetterOrDigit(c) && c < 128 || "-._~".indexOf(c) >= 0) {
+            if ((Character.isLetterOrDigit(c) && c < 128) || "-._~".indexOf(c) >= 0) {
                 encoded.append(c);
             } else {
                 encoded.append('%').append(String.format("%02X", b & 0xff));

@@ -5,6 +5,7 @@ import dev.hermes.state.core.StateRepository;
 
 import java.nio.file.Path;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /** What {@code hermes.state.db} names: a file (the default one when absent), or a PostgreSQL server. */
 final class StoreLocation {
@@ -17,7 +18,7 @@ final class StoreLocation {
      * A builder for the store {@code db} names: a PostgreSQL URL (in {@code schema}, {@code hermes}
      * when null), or a file; a schema for a file is refused.
      */
-    static StateRepository.Builder of(String db, String schema) {
+    static StateRepository.Builder of(@Nullable String db, @Nullable String schema) {
         if (db != null && StateRepository.isUrl(db.strip())) {
             return StateRepository.builder().url(db.strip()).schema(schema);
         }
@@ -29,7 +30,7 @@ final class StoreLocation {
     }
 
     /** The store file {@code db} names; anything else with a scheme (but a PostgreSQL URL) is refused. */
-    static Path file(String db) {
+    static Path file(@Nullable String db) {
         if (db == null || db.isBlank()) {
             return StateRepository.defaultPath();
         }

@@ -5,6 +5,7 @@ import dev.hermes.state.migrations.StoreLocation;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 
 /**
@@ -25,7 +26,7 @@ public final class StoreTarget {
     }
 
     /** A target's store text (a URL without {@code hermes_schema}) and the schema that parameter named, or null. */
-    record Parts(String location, String schema) {
+    record Parts(String location, @Nullable String schema) {
     }
 
     /** Takes {@code hermes_schema} off a URL target; a file path is left as it is. */

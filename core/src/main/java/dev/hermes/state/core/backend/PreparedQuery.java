@@ -62,6 +62,7 @@ public final class PreparedQuery {
      * The SQL; for a query that returns rows, the fields of its rows (else null); for each place of
      * the SQL, in order, the index of its declared parameter.
      */
+    @SuppressWarnings("ArrayRecordComponent") // private and never compared: the arrays are read by index only
     private record Rendered(String sql, Field<?> @Nullable [] fields, int[] declaredIndex) {
     }
 

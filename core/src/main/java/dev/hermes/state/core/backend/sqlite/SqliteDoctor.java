@@ -237,7 +237,7 @@ public final class SqliteDoctor {
             String[] kind = object.split(" ", 2);
             boolean reshaped = object.endsWith("'s form");
             if (kind.length == 2 && kind[0].equals("trigger")) {
-                String name = kind[1].split(" ")[0];
+                String name = kind[1].split(" ", -1)[0];
                 findings.add(Finding.error("fts.trigger", "trigger " + name, reshaped
                         ? "not in the form version " + version + " requires: search misses or mis-indexes new messages"
                         : "missing: messages written from now on are not indexed for search", repairCommand(file)));
@@ -247,7 +247,7 @@ public final class SqliteDoctor {
                 findings.add(Finding.warning("schema.index", "index " + kind[1], "missing: the queries that use it scan"
                         + " the table", repairCommand(file)));
             } else if (kind.length == 2 && kind[0].equals("table")) {
-                String name = kind[1].split(" ")[0];
+                String name = kind[1].split(" ", -1)[0];
                 boolean fullText = name.startsWith("messages_fts");
                 findings.add(Finding.error(fullText ? "fts.table" : "schema.table", "table " + name,
                         reshaped ? "not in the form version " + version + " requires" : "missing",
