@@ -220,7 +220,7 @@ class SessionsApiTest {
         assertEquals(2, stats.get("archived").asInt());
         assertEquals(140, stats.get("messages").asInt());
         Map<String, Integer> bySource = new TreeMap<>();
-        stats.get("by_source").fields().forEachRemaining(e -> bySource.put(e.getKey(), e.getValue().asInt()));
+        stats.get("by_source").properties().forEach(e -> bySource.put(e.getKey(), e.getValue().asInt()));
         assertEquals(Map.of("cli", 15, "discord", 7, "telegram", 8, "slack", 7), bySource);
         assertEquals(Set.of("anthropic/claude-opus-4.6", "deepseek/deepseek-v3.2", "google/gemini-3-pro",
                 "openai/gpt-5.4", "anthropic/claude-sonnet-4.6", "moonshotai/kimi-k2.5"), fieldNames(stats.get("by_model")));

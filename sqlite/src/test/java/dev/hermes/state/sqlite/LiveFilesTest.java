@@ -32,6 +32,7 @@ class LiveFilesTest {
     Path dir;
 
     @Test
+    @SuppressWarnings("try") // the connections are held open only to be seen
     void rawReadsAreRefusedWhileAConnectionOfThisProcessIsOpenByAnyName() throws Exception {
         Path db = walDatabase(dir.resolve("state.db"));
         Path symlink = Files.createSymbolicLink(dir.resolve("symlink.db"), db);
@@ -53,6 +54,7 @@ class LiveFilesTest {
 
     /** The application's own sqlite-jdbc connection is not registered here; its descriptor is seen (Linux). */
     @Test
+    @SuppressWarnings("try") // the connection is held open only to be seen
     void anApplicationsOwnConnectionIsSeenByItsDescriptor() throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "only Linux lists a process's descriptors");
         Path db = walDatabase(dir.resolve("state.db"));

@@ -27,6 +27,7 @@ class ProgressBarTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the spinner is opened only to see that closing it prints nothing
     void aDisabledBarPrintsNothing() throws Exception {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         PrintStream stream = new PrintStream(err, true, StandardCharsets.UTF_8);

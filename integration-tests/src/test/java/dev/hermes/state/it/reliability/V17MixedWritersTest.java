@@ -2,6 +2,7 @@ package dev.hermes.state.it.reliability;
 
 import dev.hermes.state.testsupport.SqliteFiles;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.model.ListSessionsQuery;
@@ -64,6 +65,7 @@ class V17MixedWritersTest {
     private static final int PYTHON_ROUNDS = Integer.getInteger("hermes.reliability.v17Rounds", 250);
     private static final int JAVA_ROUNDS = PYTHON_ROUNDS;
     private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.USE_LONG_FOR_INTS);
+    private static final TypeReference<Map<String, Object>> JSON_OBJECT = new TypeReference<>() { };
     private static final String IMAGE = "data:image/png;base64,iVBORw0KGgo=";
 
     @TempDir
@@ -353,7 +355,7 @@ class V17MixedWritersTest {
         }
 
         Map<String, Object> wordModel() {
-            return JSON.convertValue(sessions, Map.class);
+            return JSON.convertValue(sessions, JSON_OBJECT);
         }
     }
 
@@ -395,7 +397,7 @@ class V17MixedWritersTest {
             s.put("messages", rows);
             out.put(id, s);
         }
-        return JSON.convertValue(out, Map.class);
+        return JSON.convertValue(out, JSON_OBJECT);
     }
 
     /** List content must come back as structured content, text as text: the typed view, not only equal JSON. */
@@ -433,7 +435,7 @@ class V17MixedWritersTest {
     }
 
     private static Map<String, Object> stripWords(Map<String, Object> model) {
-        Map<String, Object> copy = JSON.convertValue(model, Map.class);
+        Map<String, Object> copy = JSON.convertValue(model, JSON_OBJECT);
         copy.values().forEach(s -> messages(map(s)).forEach(m -> map(m).remove("word")));
         return new TreeMap<>(copy);
     }
@@ -510,7 +512,7 @@ class V17MixedWritersTest {
     }
 
     private static Map<String, Object> json(String text) throws Exception {
-        return new TreeMap<>(JSON.readValue(text, Map.class));
+        return new TreeMap<>(JSON.readValue(text, JSON_OBJECT));
     }
 
     @SuppressWarnings("unchecked")
