@@ -1,6 +1,6 @@
 package dev.hermes.state.serve;
 
-import dev.hermes.state.core.json.SessionRows;
+import dev.hermes.state.core.model.SessionRows;
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.json.PythonJson;
 import dev.hermes.state.core.model.LineageNode;

@@ -1,7 +1,7 @@
 package dev.hermes.state.serve;
 
-import dev.hermes.state.core.json.MessageRows;
-import dev.hermes.state.core.json.SessionRows;
+import dev.hermes.state.core.model.MessageRows;
+import dev.hermes.state.core.model.SessionRows;
 import dev.hermes.state.core.model.Message;
 import dev.hermes.state.core.model.MessageContent;
 import dev.hermes.state.core.model.RichSession;

@@ -1,7 +1,7 @@
 package dev.hermes.state.cli.json;
 
-import dev.hermes.state.core.json.MessageRows;
-import dev.hermes.state.core.json.SessionRows;
+import dev.hermes.state.core.model.MessageRows;
+import dev.hermes.state.core.model.SessionRows;
 import dev.hermes.state.core.model.ActiveSession;
 import dev.hermes.state.core.model.LineageNode;
 import dev.hermes.state.core.model.Message;

@@ -1,6 +1,6 @@
 package dev.hermes.state.cli.rpc;
 
-import dev.hermes.state.core.json.SessionRows;
+import dev.hermes.state.core.model.SessionRows;
 import dev.hermes.state.ErrorType;
 import dev.hermes.state.HermesStateException;
 import dev.hermes.state.cli.json.HermesShapes;

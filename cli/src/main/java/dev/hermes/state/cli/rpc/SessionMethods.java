@@ -1,6 +1,6 @@
 package dev.hermes.state.cli.rpc;
 
-import dev.hermes.state.core.json.SessionRows;
+import dev.hermes.state.core.model.SessionRows;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.cli.json.HermesShapes;
 import dev.hermes.state.core.StateRepository;

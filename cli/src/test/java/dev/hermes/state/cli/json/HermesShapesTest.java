@@ -1,6 +1,6 @@
 package dev.hermes.state.cli.json;
 
-import dev.hermes.state.core.json.SessionRows;
+import dev.hermes.state.core.model.SessionRows;
 import dev.hermes.state.core.model.ActiveSession;
 import dev.hermes.state.core.model.LineageNode;
 import dev.hermes.state.core.model.Message;

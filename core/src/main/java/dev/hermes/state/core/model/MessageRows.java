@@ -1,7 +1,5 @@
-package dev.hermes.state.core.json;
+package dev.hermes.state.core.model;
 
-import dev.hermes.state.core.model.Message;
-import dev.hermes.state.core.model.MessageContent;
 import org.jspecify.annotations.Nullable;
 
 import java.util.LinkedHashMap;

@@ -1,7 +1,5 @@
-package dev.hermes.state.core.json;
+package dev.hermes.state.core.model;
 
-import dev.hermes.state.core.model.RichSession;
-import dev.hermes.state.core.model.Session;
 import org.jspecify.annotations.Nullable;
 
 import java.util.LinkedHashMap;
