@@ -39,7 +39,7 @@ class FileAccessSourceTest {
             new Known("sqlite/LiveFiles.java", "Files.newInputStream(file)", "the one place: raw reads, refused while the file is open"),
             new Known("sqlite/LiveFiles.java", "FileChannel.open(file, StandardOpenOption.READ)",
                     "the one place: a flush to disk, refused while the file is open"),
-            new Known("migrations/Migrator.java", "\"jdbc:sqlite::memory:\"", "an in-memory database, no file"),
+            new Known("migrations/SqliteMigration.java", "\"jdbc:sqlite::memory:\"", "an in-memory database, no file"),
             new Known("postgresql/PostgresLocation.java", "DriverManager.getConnection(jdbcUrl()", "a PostgreSQL server, no file"),
             new Known("cli/HermesStateCli.java", "new FileOutputStream(FileDescriptor.", "stdout and stderr"),
             new Known("command/SessionsCommand.java", "Files.newByteChannel(file,", "export --out, refused when it is the database"),
