@@ -11,7 +11,6 @@ import org.jspecify.annotations.Nullable;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -198,34 +197,6 @@ public interface Backend extends RetryPolicy.Failures {
      * copy keeps the source's ids), and to carry another database's high-water mark over.
      */
     void raiseMessageIdHighWater(Transaction transaction, long id) throws SQLException;
-
-    /** How {@link #packedRows} packs a column: as the driver's {@code getBytes}, {@code getLong} or {@code getDouble} reads it. */
-    enum PackedKind {
-        /** {@code N} for NULL, else the value's byte length in decimal, {@code :}, and its bytes (its text in UTF-8 as stored, a BLOB's bytes). */
-        TEXT,
-        /** {@code N} for NULL, else the value as a 64-bit integer (the driver's {@code getLong}) in decimal, then {@code ,}. */
-        INTEGER,
-        /** The value as a double (the driver's {@code getDouble}: 0 for NULL) in decimal with 17 significant digits, then {@code ,}. */
-        REAL
-    }
-
-    /**
-     * Whether {@link #packedRows} is worth using: the engine's driver pays per row and per column read
-     * (SQLite's JNI calls), so one packed value per query reads faster than the rows one by one.
-     */
-    default boolean packsRows() {
-        return false;
-    }
-
-    /**
-     * An aggregate of a query's rows into one value, for an engine that {@link #packsRows}: for every row
-     * in {@code order} (ascending), its {@code columns} one after the other, each encoded as its
-     * {@link PackedKind} says; NULL for no rows. The columns must not be aliased (a column a file lacks is
-     * a plain NULL literal). Decoding the value gives exactly what reading the rows one by one gives.
-     */
-    default Field<byte[]> packedRows(List<? extends Field<?>> columns, List<PackedKind> kinds, List<? extends Field<?>> order) {
-        throw new UnsupportedOperationException(dialect() + " reads rows one by one");
-    }
 
     /** False when text columns cannot hold the NUL character U+0000 (PostgreSQL). */
     boolean storesNulInText();

@@ -12,6 +12,7 @@ import org.jooq.Result;
 import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
 
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -60,10 +61,11 @@ final class ConversationReplay {
 
     /** A row of the conversation query ({@link Messages}' column order). */
     @SuppressWarnings("NullAway") // role is NOT NULL in the schema
-    static Row row(StoredRow row) throws SQLException {
-        return new Row(row.text(1), StoredContent.decode(row.text(2)), row.text(3), row.text(4), row.text(5),
-                row.text(6), row.text(7), row.text(8), row.text(9), row.text(10), row.text(11), row.text(12),
-                row.integer(13) != 0, row.real(14));
+    static Row row(ResultSet row) throws SQLException {
+        return new Row(MessageRows.text(row, 1), StoredContent.decode(MessageRows.text(row, 2)), MessageRows.text(row, 3),
+                MessageRows.text(row, 4), MessageRows.text(row, 5), MessageRows.text(row, 6), MessageRows.text(row, 7),
+                MessageRows.text(row, 8), MessageRows.text(row, 9), MessageRows.text(row, 10), MessageRows.text(row, 11),
+                MessageRows.text(row, 12), row.getLong(13) != 0, row.getDouble(14));
     }
 
     /**

@@ -157,7 +157,7 @@ public final class MessageEdits {
             statement.setLong(1, id);
             statement.setString(2, sessionId);
             try (ResultSet rows = statement.executeQuery()) {
-                return rows.next() ? Optional.of(MessageRows.read(StoredRow.of(rows), decode)) : Optional.<Message>empty();
+                return rows.next() ? Optional.of(MessageRows.read(rows, decode)) : Optional.<Message>empty();
             }
         }).orElse(null);
     }

@@ -1,6 +1,5 @@
 package dev.hermes.state.core.messages;
 
-import dev.hermes.state.core.backend.Backend;
 import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.model.Message;
 import dev.hermes.state.core.model.MessageContent;
@@ -10,7 +9,6 @@ import dev.hermes.state.core.rows.StoredContent;
 import org.jooq.Field;
 import org.jooq.TableField;
 import org.jooq.impl.DSL;
-import org.jooq.impl.QOM;
 import org.jooq.impl.SQLDataType;
 import org.jspecify.annotations.Nullable;
 
@@ -46,23 +44,6 @@ final class MessageRows {
         return columns;
     }
 
-    /** How {@link #columns} are read: id, six texts, the timestamp, token_count, seven texts, three flags. */
-    static final List<Backend.PackedKind> KINDS = List.of(Backend.PackedKind.INTEGER, Backend.PackedKind.TEXT,
-            Backend.PackedKind.TEXT, Backend.PackedKind.TEXT, Backend.PackedKind.TEXT, Backend.PackedKind.TEXT,
-            Backend.PackedKind.TEXT, Backend.PackedKind.REAL, Backend.PackedKind.INTEGER, Backend.PackedKind.TEXT,
-            Backend.PackedKind.TEXT, Backend.PackedKind.TEXT, Backend.PackedKind.TEXT, Backend.PackedKind.TEXT,
-            Backend.PackedKind.TEXT, Backend.PackedKind.TEXT, Backend.PackedKind.INTEGER, Backend.PackedKind.INTEGER,
-            Backend.PackedKind.INTEGER);
-
-    /** The columns without their aliases (a column a file lacks as its bare default), to use inside an expression. */
-    static List<Field<?>> unaliased(List<Field<?>> columns) {
-        List<Field<?>> bare = new ArrayList<>(columns.size());
-        for (Field<?> column : columns) {
-            bare.add(column instanceof QOM.FieldAlias<?> alias ? alias.$aliased() : column);
-        }
-        return bare;
-    }
-
     /** The column, or NULL in its place where the file lacks it. */
     static Field<?> orNull(StoreSchema schema, TableField<?, ?> column) {
         return schema.has(column) ? column : DSL.inline((String) null, SQLDataType.CLOB).as(column.getName());
@@ -88,14 +69,14 @@ final class MessageRows {
      * the stored text as it is.
      */
     @SuppressWarnings("NullAway") // id, session_id, role and timestamp are NOT NULL in the schema
-    static Message read(StoredRow row, boolean decode) throws SQLException {
-        long stored = row.integer(9);
+    static Message read(ResultSet row, boolean decode) throws SQLException {
+        long stored = row.getLong(9);
         Long tokenCount = row.wasNull() ? null : stored;
-        String content = row.text(4);
-        return Rows.message(row.integer(1), row.text(2), row.text(3), content(content, decode), row.text(5),
-                row.text(6), row.text(7), EpochSeconds.instant(row.real(8)), tokenCount, row.text(10),
-                row.text(11), row.text(12), row.text(13), row.text(14), row.text(15), row.text(16),
-                row.integer(17) != 0, row.integer(18) != 0, row.integer(19) != 0);
+        String content = text(row, 4);
+        return Rows.message(row.getLong(1), text(row, 2), text(row, 3), content(content, decode), text(row, 5),
+                text(row, 6), text(row, 7), EpochSeconds.instant(row.getDouble(8)), tokenCount, text(row, 10),
+                text(row, 11), text(row, 12), text(row, 13), text(row, 14), text(row, 15), text(row, 16),
+                row.getLong(17) != 0, row.getLong(18) != 0, row.getLong(19) != 0);
     }
 
     /** Stored content as the rules say: decoded (schema 17), or the stored text itself (schema 6). */

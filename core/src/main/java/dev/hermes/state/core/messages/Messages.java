@@ -1,7 +1,5 @@
 package dev.hermes.state.core.messages;
 
-import dev.hermes.state.core.backend.Backend;
-import dev.hermes.state.core.backend.Backend.PackedKind;
 import dev.hermes.state.core.backend.PreparedQuery;
 import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.backend.Transaction;
@@ -27,12 +25,8 @@ import org.jspecify.annotations.Nullable;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 
 import static dev.hermes.state.db.Tables.MESSAGES;
 import static dev.hermes.state.db.Tables.SESSIONS;
@@ -44,12 +38,21 @@ import static dev.hermes.state.db.Tables.SESSIONS;
  * content; the agent of schema 6 read every row by (timestamp, id) and handed the stored text back.
  */
 public final class Messages {
+    /** get_messages: live rows only under the rules of schema 17. */
+    private static final PreparedQuery OF_SESSION = PreparedQuery.of(schema -> ofSession(schema, false), "sessionId");
+    /** get_messages(include_inactive=True). */
+    private static final PreparedQuery OF_SESSION_ALL = PreparedQuery.of(schema -> ofSession(schema, true), "sessionId");
     /** The chat shape's columns of schema 6, in the order {@link #chatMessage} reads them. */
-    private static final List<Field<?>> CONVERSATION_V6_COLUMNS = List.of(MESSAGES.ROLE, MESSAGES.CONTENT,
-            MESSAGES.TOOL_CALL_ID, MESSAGES.TOOL_NAME, MESSAGES.TOOL_CALLS, MESSAGES.REASONING, MESSAGES.REASONING_DETAILS,
-            MESSAGES.CODEX_REASONING_ITEMS);
-    /** How {@link #conversationColumns} are read: twelve texts, the observed flag, the timestamp. */
-    private static final List<PackedKind> CONVERSATION_KINDS = kinds(12, PackedKind.INTEGER, PackedKind.REAL);
+    private static final PreparedQuery CONVERSATION_V6 = PreparedQuery.of(() -> DSL
+            .select(MESSAGES.ROLE, MESSAGES.CONTENT, MESSAGES.TOOL_CALL_ID, MESSAGES.TOOL_NAME, MESSAGES.TOOL_CALLS,
+                    MESSAGES.REASONING, MESSAGES.REASONING_DETAILS, MESSAGES.CODEX_REASONING_ITEMS)
+            .from(MESSAGES)
+            .where(MESSAGES.SESSION_ID.eq(DSL.param("sessionId", String.class)))
+            .orderBy(MESSAGES.TIMESTAMP, MESSAGES.ID), "sessionId");
+    private static final PreparedQuery CONVERSATION = PreparedQuery.of(schema -> conversationOf(schema,
+            MESSAGES.SESSION_ID.eq(DSL.param("sessionId", String.class)), false), "sessionId");
+    private static final PreparedQuery CONVERSATION_ALL = PreparedQuery.of(schema -> conversationOf(schema,
+            MESSAGES.SESSION_ID.eq(DSL.param("sessionId", String.class)), true), "sessionId");
     private static final PreparedQuery HAS_INACTIVE = PreparedQuery.of(schema -> DSL
             .selectOne().from(MESSAGES)
             .where(MESSAGES.SESSION_ID.eq(DSL.param("sessionId", String.class)))
@@ -70,93 +73,12 @@ public final class Messages {
     private static final int PREVIEW_LENGTH = 80;
     private static final int PREVIEW_KEPT = 77;
 
-    /**
-     * The hot reads of one session's rows, each read one by one ({@link #rows}), or packed into one value
-     * where the engine packs rows ({@link Backend#packsRows}): the same rows either way.
-     */
-    enum Read {
-        /** get_messages: every column, live rows only under the rules of schema 17. */
-        OF_SESSION(MessageRows::columns, MessageRows.KINDS, schema -> liveOnly(schema, false), Messages::orderFields),
-        /** get_messages(include_inactive=True). */
-        OF_SESSION_ALL(MessageRows::columns, MessageRows.KINDS, schema -> liveOnly(schema, true), Messages::orderFields),
-        /** The chat shape under the rules of schema 6: every row by (timestamp, id). */
-        CONVERSATION_V6(schema -> CONVERSATION_V6_COLUMNS, kinds(CONVERSATION_V6_COLUMNS.size()),
-                schema -> DSL.noCondition(), schema -> List.of(MESSAGES.TIMESTAMP, MESSAGES.ID)),
-        /** The chat shape of schema 17: live rows by id. */
-        CONVERSATION(Messages::conversationColumns, CONVERSATION_KINDS, schema -> liveOnly(schema, false),
-                schema -> List.of(MESSAGES.ID)),
-        /** The chat shape of schema 17, every row by id. */
-        CONVERSATION_ALL(Messages::conversationColumns, CONVERSATION_KINDS, schema -> liveOnly(schema, true),
-                schema -> List.of(MESSAGES.ID));
-
-        /** How each column is read, in order. */
-        final List<PackedKind> kinds;
-        /** The rows one by one. */
-        final PreparedQuery rows;
-        private final Function<StoreSchema, List<Field<?>>> columns;
-        private final Function<StoreSchema, Condition> where;
-        private final Function<StoreSchema, List<Field<?>>> order;
-
-        Read(Function<StoreSchema, List<Field<?>>> columns, List<PackedKind> kinds, Function<StoreSchema, Condition> where,
-             Function<StoreSchema, List<Field<?>>> order) {
-            this.kinds = kinds;
-            this.columns = columns;
-            this.where = where;
-            this.order = order;
-            this.rows = PreparedQuery.of(schema -> DSL.select(columns.apply(schema))
-                    .from(MESSAGES)
-                    .where(MESSAGES.SESSION_ID.eq(DSL.param("sessionId", String.class)))
-                    .and(where.apply(schema))
-                    .orderBy(order.apply(schema)), "sessionId");
-        }
-
-        /** The rows packed by {@code backend} into one value: one row and one column for the driver to read. */
-        PreparedQuery packed(Backend backend) {
-            return PreparedQuery.of(schema -> DSL
-                    .select(backend.packedRows(MessageRows.unaliased(columns.apply(schema)), kinds, order.apply(schema)))
-                    .from(MESSAGES)
-                    .where(MESSAGES.SESSION_ID.eq(DSL.param("sessionId", String.class)))
-                    .and(where.apply(schema)), "sessionId");
-        }
-    }
-
-    /** The packed form of each {@link Read}; null where the rows are read one by one. */
-    private final @Nullable Map<Read, PreparedQuery> packed;
-
-    /** The reads of a store on {@code backend}: packed where it packs rows. */
-    public Messages(Backend backend) {
-        this(backend, backend.packsRows());
-    }
-
-    /** {@code packRows} false: the rows one by one even where the engine packs them (what packed reads are tested against). */
-    Messages(Backend backend, boolean packRows) {
-        if (packRows) {
-            Map<Read, PreparedQuery> queries = new EnumMap<>(Read.class);
-            for (Read read : Read.values()) {
-                queries.put(read, read.packed(backend));
-            }
-            this.packed = queries;
-        } else {
-            this.packed = null;
-        }
-    }
-
-    /** The rows of {@code read} for the session, packed or one by one. */
-    <T> List<T> read(Transaction transaction, Read read, String sessionId, RowReader<T> reader) throws SQLException {
-        PreparedQuery query = packed == null ? null : packed.get(read);
-        return query == null ? readAll(transaction, read.rows, sessionId, reader)
-                : readPacked(transaction, query, read.kinds, sessionId, reader);
-    }
-
-    /** The columns of get_messages' rows, ascending: by id (schema 17), by (timestamp, id) (schema 6). */
-    private static List<Field<?>> orderFields(StoreSchema schema) {
-        return schema.v17() ? List.of(MESSAGES.ID) : List.of(MESSAGES.TIMESTAMP, MESSAGES.ID);
-    }
-
-    private static List<PackedKind> kinds(int texts, PackedKind... rest) {
-        List<PackedKind> kinds = new ArrayList<>(Collections.nCopies(texts, PackedKind.TEXT));
-        kinds.addAll(List.of(rest));
-        return List.copyOf(kinds);
+    private static Query ofSession(StoreSchema schema, boolean includeInactive) {
+        return DSL.select(MessageRows.columns(schema))
+                .from(MESSAGES)
+                .where(MESSAGES.SESSION_ID.eq(DSL.param("sessionId", String.class)))
+                .and(liveOnly(schema, includeInactive))
+                .orderBy(order(schema));
     }
 
     /** {@code active = 1} where the rules hide inactive rows and the file has the flag; no condition otherwise. */
@@ -170,18 +92,13 @@ public final class Messages {
         return schema.v17() ? List.of(MESSAGES.ID.asc()) : List.of(MESSAGES.TIMESTAMP.asc(), MESSAGES.ID.asc());
     }
 
-    /** The chat shape's columns of schema 17, in the order {@link ConversationReplay#row} reads them. */
-    private static List<Field<?>> conversationColumns(StoreSchema schema) {
-        return List.of(MESSAGES.ROLE, MESSAGES.CONTENT, MESSAGES.TOOL_CALL_ID, MESSAGES.TOOL_CALLS, MESSAGES.TOOL_NAME,
-                MESSAGES.FINISH_REASON, MESSAGES.REASONING, MessageRows.orNull(schema, MESSAGES.REASONING_CONTENT),
-                MESSAGES.REASONING_DETAILS, MESSAGES.CODEX_REASONING_ITEMS,
-                MessageRows.orNull(schema, MESSAGES.CODEX_MESSAGE_ITEMS),
-                MessageRows.orNull(schema, MESSAGES.PLATFORM_MESSAGE_ID),
-                MessageRows.flag(schema, MESSAGES.OBSERVED, 0), EpochSeconds.column(MESSAGES.TIMESTAMP));
-    }
-
     private static Query conversationOf(StoreSchema schema, Condition sessions, boolean includeInactive) {
-        return DSL.select(conversationColumns(schema))
+        return DSL.select(MESSAGES.ROLE, MESSAGES.CONTENT, MESSAGES.TOOL_CALL_ID, MESSAGES.TOOL_CALLS, MESSAGES.TOOL_NAME,
+                        MESSAGES.FINISH_REASON, MESSAGES.REASONING, MessageRows.orNull(schema, MESSAGES.REASONING_CONTENT),
+                        MESSAGES.REASONING_DETAILS, MESSAGES.CODEX_REASONING_ITEMS,
+                        MessageRows.orNull(schema, MESSAGES.CODEX_MESSAGE_ITEMS),
+                        MessageRows.orNull(schema, MESSAGES.PLATFORM_MESSAGE_ID),
+                        MessageRows.flag(schema, MESSAGES.OBSERVED, 0), EpochSeconds.column(MESSAGES.TIMESTAMP))
                 .from(MESSAGES)
                 .where(sessions)
                 .and(liveOnly(schema, includeInactive))
@@ -209,8 +126,8 @@ public final class Messages {
      */
     public List<Message> of(Transaction transaction, String sessionId, boolean includeInactive) throws SQLException {
         boolean decode = transaction.schema().v17();
-        return read(transaction, includeInactive ? Read.OF_SESSION_ALL : Read.OF_SESSION, sessionId,
-                row -> MessageRows.read(row, decode));
+        PreparedQuery query = includeInactive ? OF_SESSION_ALL : OF_SESSION;
+        return readAll(transaction, query, sessionId, row -> MessageRows.read(row, decode));
     }
 
     /**
@@ -267,14 +184,14 @@ public final class Messages {
     public List<ChatMessage> conversation(Transaction transaction, String sessionId, ConversationOptions options)
             throws SQLException {
         if (!transaction.schema().v17()) {
-            return read(transaction, Read.CONVERSATION_V6, sessionId, Messages::chatMessage);
+            return readAll(transaction, CONVERSATION_V6, sessionId, Messages::chatMessage);
         }
         List<String> sessions = options.includeAncestors() ? ConversationReplay.rootToTip(transaction, sessionId)
                 : List.of(sessionId);
         List<ConversationReplay.Row> rows;
         if (sessions.size() == 1) {
-            rows = read(transaction, options.includeInactive() ? Read.CONVERSATION_ALL : Read.CONVERSATION,
-                    sessions.get(0), ConversationReplay::row);
+            rows = readAll(transaction, options.includeInactive() ? CONVERSATION_ALL : CONVERSATION, sessions.get(0),
+                    ConversationReplay::row);
         } else {
             // a chain's sessions, as many as it has: rendered for their number, not kept prepared per shape
             DSLContext dsl = transaction.dsl();
@@ -286,9 +203,8 @@ public final class Messages {
                 }
                 List<ConversationReplay.Row> read = new ArrayList<>();
                 try (ResultSet set = statement.executeQuery()) {
-                    StoredRow row = StoredRow.of(set);
                     while (set.next()) {
-                        read.add(ConversationReplay.row(row));
+                        read.add(ConversationReplay.row(set));
                     }
                 }
                 return read;
@@ -299,7 +215,7 @@ public final class Messages {
 
     @FunctionalInterface
     interface RowReader<T> {
-        T read(StoredRow row) throws SQLException;
+        T read(ResultSet row) throws SQLException;
     }
 
     /** The rows of a session's messages, read by column position (the hot read: no jOOQ record per row). */
@@ -309,38 +225,20 @@ public final class Messages {
             statement.setString(1, sessionId);
             List<T> result = new ArrayList<>();
             try (ResultSet rows = statement.executeQuery()) {
-                StoredRow row = StoredRow.of(rows);
                 while (rows.next()) {
-                    result.add(reader.read(row));
+                    result.add(reader.read(rows));
                 }
             }
             return result;
         });
     }
 
-    /** The rows of a session's messages from the one value a packed query returns, decoded as {@code kinds}. */
-    static <T> List<T> readPacked(Transaction transaction, PreparedQuery query, List<PackedKind> kinds, String sessionId,
-                                  RowReader<T> reader) throws SQLException {
-        return transaction.withStatement(query.sql(transaction.dsl(), transaction.schema()), statement -> {
-            statement.setString(1, sessionId);
-            byte[] value;
-            try (ResultSet rows = statement.executeQuery()) {
-                value = rows.next() ? rows.getBytes(1) : null;
-            }
-            PackedRows rows = new PackedRows(value, kinds);
-            List<T> result = new ArrayList<>();
-            while (rows.next()) {
-                result.add(reader.read(rows));
-            }
-            return result;
-        });
-    }
-
-    /** A row of {@link Read#CONVERSATION_V6}. */
+    /** A row of {@link #CONVERSATION_V6}. */
     @SuppressWarnings("NullAway") // role is NOT NULL in the schema
-    private static ChatMessage chatMessage(StoredRow row) throws SQLException {
-        return Rows.chatMessage(row.text(1), row.text(2), row.text(3), row.text(4), row.text(5), row.text(6),
-                row.text(7), row.text(8));
+    private static ChatMessage chatMessage(ResultSet row) throws SQLException {
+        return Rows.chatMessage(MessageRows.text(row, 1), MessageRows.text(row, 2), MessageRows.text(row, 3),
+                MessageRows.text(row, 4), MessageRows.text(row, 5), MessageRows.text(row, 6), MessageRows.text(row, 7),
+                MessageRows.text(row, 8));
     }
 
     /** message_count: of one session, or of all when {@code sessionId} is null or empty; every row, live or not. */

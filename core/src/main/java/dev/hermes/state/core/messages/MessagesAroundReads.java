@@ -117,9 +117,8 @@ public final class MessagesAroundReads {
             }
             List<Message> result = new ArrayList<>();
             try (ResultSet set = statement.executeQuery()) {
-                StoredRow row = StoredRow.of(set);
                 while (set.next()) {
-                    result.add(MessageRows.read(row, decode));
+                    result.add(MessageRows.read(set, decode));
                 }
             }
             return result;
@@ -130,9 +129,8 @@ public final class MessagesAroundReads {
             throws SQLException {
         return query.query(transaction, set -> {
             List<Message> result = new ArrayList<>();
-            StoredRow row = StoredRow.of(set);
             while (set.next()) {
-                result.add(MessageRows.read(row, decode));
+                result.add(MessageRows.read(set, decode));
             }
             return result;
         }, values);

@@ -11,11 +11,9 @@ import dev.hermes.state.sqlite.SqliteErrors;
 import org.jooq.Condition;
 import org.jooq.Field;
 import org.jooq.JSON;
-import org.jooq.QueryPart;
 import org.jooq.SQLDialect;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
-import org.jooq.impl.SQLDataType;
 import org.sqlite.BusyHandler;
 import org.sqlite.SQLiteConnection;
 import org.sqlite.SQLiteErrorCode;
@@ -27,9 +25,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 import static dev.hermes.state.db.Tables.SESSIONS;
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -337,43 +333,6 @@ public final class SqliteBackend implements Backend {
                         return statement.executeUpdate();
                     });
         }
-    }
-
-    /** sqlite-jdbc pays a JNI call per row stepped and per column read: one packed value costs two. */
-    @Override
-    public boolean packsRows() {
-        return true;
-    }
-
-    /**
-     * {@code group_concat} of each row's columns, in {@code order} (an aggregate's own ORDER BY). TEXT:
-     * {@code octet_length} and {@code ||} keep the stored bytes as they are (NULs, invalid UTF-8, a
-     * number's text as the driver would render it); INTEGER and REAL: {@code printf}'s {@code %d} and
-     * {@code %!.17g} convert as {@code sqlite3_column_int64} and {@code sqlite3_column_double} do, and
-     * 17 significant digits give the double back exactly.
-     */
-    @Override
-    public Field<byte[]> packedRows(List<? extends Field<?>> columns, List<PackedKind> kinds, List<? extends Field<?>> order) {
-        if (columns.size() != kinds.size() || columns.isEmpty() || order.isEmpty()) {
-            throw new IllegalArgumentException("packed rows need a kind per column, and an order");
-        }
-        StringBuilder sql = new StringBuilder("group_concat(");
-        List<QueryPart> parts = new ArrayList<>(columns);
-        for (int i = 0; i < columns.size(); i++) {
-            String column = "{" + i + "}";
-            sql.append(i == 0 ? "" : " || ").append(switch (kinds.get(i)) {
-                case TEXT -> "coalesce(octet_length(" + column + ") || ':' || " + column + ", 'N')";
-                case INTEGER -> "iif(" + column + " IS NULL, 'N', printf('%d,', " + column + "))";
-                case REAL -> "printf('%!.17g,', " + column + ")";
-            });
-        }
-        sql.append(", '' ORDER BY ");
-        for (int i = 0; i < order.size(); i++) {
-            sql.append(i == 0 ? "" : ", ").append('{').append(parts.size()).append('}');
-            parts.add(order.get(i));
-        }
-        sql.append(')');
-        return DSL.field(sql.toString(), SQLDataType.BLOB, parts.toArray(QueryPart[]::new));
     }
 
     @Override
