@@ -3,6 +3,7 @@ package dev.hermes.state.cli.command;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.StateIOException;
 import dev.hermes.state.cli.json.Json;
+import dev.hermes.state.cli.launch.StartupWarmup;
 import dev.hermes.state.cli.text.Highlighter;
 import dev.hermes.state.cli.text.Terminal;
 import dev.hermes.state.cli.text.Times;
@@ -122,6 +123,7 @@ public abstract class CommandContext {
 
     /** A store builder with the global options that apply to every store (--schema-version). */
     public StateRepository.Builder storeBuilder() {
+        StartupWarmup.awaitDone(); // its classes are initialised by one thread at a time
         StateRepository.Builder builder = StateRepository.builder();
         return schemaVersion == null ? builder : builder.schemaVersion(schemaVersion);
     }
