@@ -91,9 +91,8 @@ public final class Windows {
      * belongs to an earlier session of the id. Read as the driver returns the columns ({@link #current}).
      */
     private static final PreparedQuery CURRENT = PreparedQuery.of(() -> DSL
-            .select(HERMES_STATE_WINDOW_MESSAGE.POSITION, HERMES_STATE_WINDOW_MESSAGE.MESSAGE_ID)
-            .select(compared())
-            .select(SESSIONS.END_REASON)
+            .select(HERMES_STATE_WINDOW_MESSAGE.POSITION, HERMES_STATE_WINDOW_MESSAGE.MESSAGE_ID, SESSIONS.END_REASON)
+            .select(compared().subList(2, compared().size()))
             .from(HERMES_STATE_WINDOW_MESSAGE)
             .join(HERMES_STATE_WINDOW).on(HERMES_STATE_WINDOW.SESSION_ID.eq(HERMES_STATE_WINDOW_MESSAGE.SESSION_ID))
             .join(SESSIONS).on(SESSIONS.ID.eq(HERMES_STATE_WINDOW.SESSION_ID))
@@ -144,7 +143,10 @@ public final class Windows {
             .and(HERMES_STATE_WINDOW_MESSAGE.POSITION.eq(DSL.param("from", Long.class))),
             "position", "messageId", "sessionId", "from");
 
-    /** The columns of a message a save compares ({@link #sameMessage}), in {@link #stored}'s order. */
+    /**
+     * The columns of a message a save compares ({@link #sameMessage}), in {@link #stored}'s order; the
+     * window's read ({@link #CURRENT}) leaves out the first two, its rows' message id and session.
+     */
     private static List<Field<?>> compared() {
         return List.of(MESSAGES.ID, MESSAGES.SESSION_ID, MESSAGES.ROLE, MESSAGES.CONTENT, MESSAGES.TOOL_CALL_ID,
                 MESSAGES.TOOL_NAME, MESSAGES.TOOL_CALLS);
@@ -254,7 +256,10 @@ public final class Windows {
         return new SavedWindow(target, ids, fresh.size(), !extending);
     }
 
-    /** The session's window as {@link #CURRENT} reads it. */
+    /**
+     * The session's window as {@link #CURRENT} reads it: a row's message is there when its role is
+     * (role is NOT NULL in messages), with the row's message id and the session asked for (the join's).
+     */
     private static Current current(Transaction transaction, String sessionId) throws SQLException {
         return CURRENT.query(transaction, result -> {
             List<WindowRow> rows = new ArrayList<>();
@@ -262,15 +267,19 @@ public final class Windows {
             while (result.next()) {
                 long position = result.getLong(1);
                 long messageId = result.getLong(2);
-                Stored message = stored(result, 3);
-                endReason = result.getString(10);
+                if (rows.isEmpty()) {
+                    endReason = result.getString(3);
+                }
+                String role = result.getString(4);
+                Stored message = role == null ? null : new Stored(messageId, sessionId, role, result.getString(5),
+                        result.getString(6), result.getString(7), result.getString(8));
                 rows.add(new WindowRow(position, messageId, message));
             }
             return new Current(rows, endReason);
         }, sessionId);
     }
 
-    /** The {@link #compared} columns from column {@code first} on; null when the message is not there (left join). */
+    /** The {@link #compared} columns from column {@code first} on; null when there is no such message. */
     private static @Nullable Stored stored(ResultSet row, int first) throws SQLException {
         long id = row.getLong(first);
         if (row.wasNull()) {
