@@ -146,6 +146,57 @@ class ConversationWindowsTest {
         }
     }
 
+    @Test
+    void theWindowTablesHoldTheRowsEachSaveLeavesAddingAndDroppingSeveralAtOnce() throws Exception {
+        for (int version : new int[]{6, 17}) {
+            Path folder = dir.resolve("v" + version);
+            java.nio.file.Files.createDirectories(folder);
+            try (StateRepository store = TestStores.fresh(folder, new TestStores.TickingClock(TestStores.EPOCH,
+                    Duration.ofMillis(1)), version)) {
+                Path file = store.path().orElseThrow();
+                List<Double> savedAt = new ArrayList<>();
+                store.saveConversationWindow("c1", "spring-ai", List.of(fresh("user", "q1"), fresh("assistant", "a1"),
+                        fresh("user", "q2")));
+                assertEquals("0:q1 1:a1 2:q2", rows(file));
+                savedAt.add(stamp(file));
+                List<Message> w = store.loadConversationWindow("c1");
+                // one dropped, two added: the dropped row is reused for the first, the second is a new row
+                store.saveConversationWindow("c1", "spring-ai", plus(kept(w.subList(1, 3)), fresh("assistant", "a2"),
+                        fresh("user", "q3")));
+                assertEquals("1:a1 2:q2 3:a2 4:q3", rows(file));
+                savedAt.add(stamp(file));
+                w = store.loadConversationWindow("c1");
+                // three dropped, one added
+                store.saveConversationWindow("c1", "spring-ai", plus(kept(w.subList(3, 4)), fresh("assistant", "a3")));
+                assertEquals("4:q3 5:a3", rows(file));
+                savedAt.add(stamp(file));
+                // unchanged: only the time of the save changes
+                store.saveConversationWindow("c1", "spring-ai", kept(store.loadConversationWindow("c1")));
+                assertEquals("4:q3 5:a3", rows(file));
+                savedAt.add(stamp(file));
+                w = store.loadConversationWindow("c1");
+                store.saveConversationWindow("c1", "spring-ai", plus(kept(w.subList(1, 2)), fresh("user", "q4"),
+                        fresh("assistant", "a4"), fresh("user", "q5")));
+                assertEquals("5:a3 6:q4 7:a4 8:q5", rows(file));
+                savedAt.add(stamp(file));
+                for (int i = 1; i < savedAt.size(); i++) {
+                    assertTrue(savedAt.get(i) > savedAt.get(i - 1), savedAt.toString());
+                }
+                assertEquals("c1|1", SqliteFiles.text(file, "SELECT group_concat(w.session_id || '|' ||"
+                        + " (w.session_started_at = s.started_at)) FROM hermes_state_window w JOIN sessions s ON s.id = w.session_id"));
+                assertEquals(1L, SqliteFiles.number(file, "SELECT count(*) FROM hermes_state_window"));
+                assertEquals(9L, SqliteFiles.number(file, "SELECT message_count FROM sessions WHERE id = 'c1'"));
+                assertEquals(4L, SqliteFiles.number(file, "SELECT count(*) FROM hermes_state_window_message"));
+                assertEquals(List.of("a3", "q4", "a4", "q5"), contents(store.loadConversationWindow("c1")));
+            }
+        }
+    }
+
+    /** The saved_at of c1's window. */
+    private static double stamp(Path file) throws Exception {
+        return ((Number) SqliteFiles.single(file, "SELECT saved_at FROM hermes_state_window WHERE session_id = 'c1'")).doubleValue();
+    }
+
     /** The window rows of c1 as {@code position:text}, system messages as {@code s}, in position order. */
     private static String rows(Path file) throws Exception {
         return SqliteFiles.text(file, "SELECT coalesce(group_concat(p, ' '), '') FROM (SELECT w.position || ':'"

@@ -20,7 +20,7 @@ import java.util.Locale;
  * (the whole window, all but the newest message kept, the oldest dropped once it is full) through
  * {@link StateRepository#saveConversationWindow}, against a raw-JDBC insert of the same row with its
  * counter update ({@link RawJdbcStore#appendMessage}), each one transaction per added message, on
- * two fresh files. A warm-up round on both is not counted. Prints one table; nothing is asserted.
+ * two fresh files, the two sides interleaved message by message. A warm-up round on both is not counted. Prints one table; nothing is asserted.
  *
  * <pre>java -cp benchmarks/target/hermes-state-bench.jar dev.hermes.state.bench.memory.WindowSaves [conversations] [messages] [window]</pre>
  */
@@ -63,36 +63,36 @@ public final class WindowSaves {
         long storedRows;
         long rawRows;
         int lastWindowSize = 0;
-        try (StateRepository store = StoreTarget.open(storeFile.toString())) {
+        // the two sides interleaved message by message, which goes first alternating, so that both see the
+        // same machine load (a shared machine's load drifts over the seconds a side takes)
+        try (StateRepository store = StoreTarget.open(storeFile.toString()); RawJdbcStore raw = RawJdbcStore.open(rawFile)) {
             for (int c = 0; c < conversations; c++) {
                 String id = "conversation-" + c;
+                raw.createSession(id, "bench", null);
                 List<WindowEntry> current = new ArrayList<>();
                 for (int i = 0; i < messages; i++) {
-                    List<WindowEntry> next = new ArrayList<>(current.subList(Math.max(0, current.size() - (window - 1)), current.size()));
-                    next.add(WindowEntry.fresh(message(c, i)));
-                    long start = System.nanoTime();
-                    SavedWindow saved = store.saveConversationWindow(id, "bench", next);
-                    storeNanos += System.nanoTime() - start;
-                    current = new ArrayList<>(next.size());
-                    for (int k = 0; k < next.size(); k++) {
-                        current.add(WindowEntry.stored(saved.messageIds().get(k), next.get(k).message()));
+                    NewMessage message = message(c, i);
+                    for (int turn = 0; turn < 2; turn++) {
+                        if ((turn + i) % 2 == 0) {
+                            List<WindowEntry> next = new ArrayList<>(current.subList(Math.max(0, current.size() - (window - 1)), current.size()));
+                            next.add(WindowEntry.fresh(message));
+                            long start = System.nanoTime();
+                            SavedWindow saved = store.saveConversationWindow(id, "bench", next);
+                            storeNanos += System.nanoTime() - start;
+                            current = new ArrayList<>(next.size());
+                            for (int k = 0; k < next.size(); k++) {
+                                current.add(WindowEntry.stored(saved.messageIds().get(k), next.get(k).message()));
+                            }
+                        } else {
+                            long start = System.nanoTime();
+                            raw.appendMessage(id, message);
+                            rawNanos += System.nanoTime() - start;
+                        }
                     }
                 }
                 lastWindowSize = store.loadConversationWindow(id).size();
             }
             storedRows = store.messageCount(null);
-        }
-        try (RawJdbcStore raw = RawJdbcStore.open(rawFile)) {
-            for (int c = 0; c < conversations; c++) {
-                String id = "conversation-" + c;
-                raw.createSession(id, "bench", null);
-                for (int i = 0; i < messages; i++) {
-                    NewMessage message = message(c, i);
-                    long start = System.nanoTime();
-                    raw.appendMessage(id, message);
-                    rawNanos += System.nanoTime() - start;
-                }
-            }
         }
         try (StateRepository check = StateRepository.openReadOnly(rawFile)) {
             rawRows = check.messageCount(null);

@@ -4,6 +4,7 @@ import dev.hermes.state.RetryPolicy;
 import org.jooq.Condition;
 import org.jooq.Field;
 import org.jooq.JSON;
+import org.jooq.Name;
 import org.jooq.SQLDialect;
 import org.jooq.Table;
 import org.jspecify.annotations.Nullable;
@@ -11,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -207,6 +209,28 @@ public interface Backend extends RetryPolicy.Failures {
      * statement, one round trip less to a server.
      */
     boolean updatesInWith();
+
+    /**
+     * Rows given column by column, each column one bound array parameter (its elements in row order),
+     * as a table {@code alias(parameters..., order)}: a column per parameter, named as it, and
+     * {@code order} numbering the rows from 1. A batch of rows is then inserted by one statement whose
+     * SELECT orders by it, so the rows are inserted, and draw their ids, in the batch's order
+     * (PostgreSQL's {@code unnest(...) WITH ORDINALITY}). {@code elementTypes} gives each parameter's
+     * element type ({@code String}, {@code Double} or {@code Long}); bind each with {@link #array}. Null
+     * where the engine has no array parameters (SQLite, which inserts a batch row by row on one
+     * prepared statement, with no round trip to save).
+     */
+    default @Nullable Table<?> arrayRows(Name alias, List<String> parameters, List<Class<?>> elementTypes, Name order) {
+        return null;
+    }
+
+    /**
+     * The value to bind to one of {@link #arrayRows}' parameters: {@code elements} (nulls allowed) as an
+     * array of {@code elementType}'s values ({@code String}, {@code Double} or {@code Long}).
+     */
+    default Object array(Connection connection, Class<?> elementType, @Nullable Object[] elements) throws SQLException {
+        throw new UnsupportedOperationException("No array parameters on " + dialect());
+    }
 
     /**
      * An upper bound on the length of any parent chain, cheap to compute: recursive lineage queries

@@ -10,6 +10,7 @@ import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Name;
 import org.jooq.Query;
+import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 
@@ -18,6 +19,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static dev.hermes.state.db.Tables.MESSAGES;
@@ -27,7 +29,10 @@ import static dev.hermes.state.db.Tables.SESSIONS;
  * The hottest write of the store, append_message: bump the session's counters, insert the row and
  * read its id back ({@code RETURNING}), in one transaction, on statements kept prepared on the writer
  * connection. A batch inserts its rows one by one on the same statement, each returning its id, so
- * the ids are the rows' own whatever else writes to the table.
+ * the ids are the rows' own whatever else writes to the table; where the engine takes arrays as
+ * parameters ({@link Backend#arrayRows}, PostgreSQL), a batch is one statement instead: the counters'
+ * update in its {@code WITH} clause and every row inserted from one array per column, in the batch's
+ * order, returning the ids in that order (one round trip to the server for the whole batch).
  *
  * <p>The statements' SQL is rendered before the write transaction starts ({@link #sql}): a cold
  * process spent up to seconds in jOOQ's first rendering while holding SQLite's write lock, and every
@@ -138,11 +143,57 @@ public final class MessageAppends {
         return DSL.resultQuery("{0} returning {1}", insert, DSL.name(MESSAGES.ID.getName()));
     }
 
+    private final Backend backend;
     private final boolean oneStatement;
+    /** The batch in one statement, where the engine has array parameters; else null. */
+    private final @Nullable PreparedQuery bumpAndInsertAllV6;
+    private final @Nullable PreparedQuery bumpAndInsertAllV17;
     private final AtomicBoolean renderingAhead = new AtomicBoolean();
 
     public MessageAppends(Backend backend) {
+        this.backend = backend;
         this.oneStatement = backend.updatesInWith();
+        boolean arrays = oneStatement && backend.arrayRows(BATCH, List.of("probe"), List.of(String.class), ORDER) != null;
+        this.bumpAndInsertAllV6 = arrays ? bumpAndInsertAll(backend, false) : null;
+        this.bumpAndInsertAllV17 = arrays ? bumpAndInsertAll(backend, true) : null;
+    }
+
+    /** The rows of a batch, as the engine's array table names them, and their place in the batch. */
+    private static final Name BATCH = DSL.name("batch");
+    private static final Name ORDER = DSL.name("batch_order");
+
+    /** The Java type of each row value after the session id, in {@link #ROW_V6} / {@link #ROW_V17} order. */
+    private static Class<?> elementType(String value) {
+        return switch (value) {
+            case "timestamp" -> Double.class;
+            case "tokenCount", "observed" -> Long.class;
+            default -> String.class;
+        };
+    }
+
+    /**
+     * The whole batch in one statement: the counters' update (by the batch's totals) in the WITH clause,
+     * then every row inserted from the arrays, ordered by their index so that they are inserted, and
+     * draw their ids, in the batch's order; returns the ids in that order. No row when the session is unknown.
+     */
+    private static PreparedQuery bumpAndInsertAll(Backend backend, boolean v17) {
+        List<String> values = v17 ? ROW_V17 : ROW_V6;
+        List<String> parameters = new ArrayList<>(List.of("messageCount", "toolCallCount", "sessionId"));
+        parameters.addAll(values);
+        return PreparedQuery.of(() -> {
+            List<Class<?>> types = new ArrayList<>();
+            List<Field<?>> select = new ArrayList<>();
+            select.add(DSL.field(DSL.name(BUMPED.last(), SESSIONS.ID.getName()), SQLDataType.CLOB));
+            for (String value : values) {
+                types.add(elementType(value));
+                select.add(DSL.field(DSL.name(BATCH.last(), value)));
+            }
+            Table<?> rows = Objects.requireNonNull(backend.arrayRows(BATCH, values, types, ORDER));
+            return DSL.resultQuery("with {0} as ({1} returning {2}) {3}", BUMPED, bumpCounters(), SESSIONS.ID,
+                    returningId(DSL.insertInto(MESSAGES).columns(columns(v17)).select(DSL.select(select)
+                            .from(DSL.table(BUMPED)).crossJoin(rows)
+                            .orderBy(DSL.field(DSL.name(BATCH.last(), ORDER.last()))))));
+        }, parameters.toArray(String[]::new));
     }
 
     /**
@@ -165,14 +216,17 @@ public final class MessageAppends {
      * The SQL of an append, rendered for one dialect: get it before the write transaction starts.
      * {@code bumpAndInsert} is null where the engine needs the update and the insert apart.
      */
-    public record Sql(String bumpCounters, String insertReturningId, @Nullable String bumpAndInsert, boolean v17Columns) {
+    public record Sql(String bumpCounters, String insertReturningId, @Nullable String bumpAndInsert,
+                      @Nullable String bumpAndInsertAll, boolean v17Columns) {
     }
 
     /** The statements for {@code dsl}'s dialect and the store's schema, rendered on first use (needs no connection). */
     public Sql sql(DSLContext dsl, StoreSchema schema) {
         boolean v17 = NewMessageRow.hasV17Columns(schema);
+        PreparedQuery all = v17 ? bumpAndInsertAllV17 : bumpAndInsertAllV6;
         return new Sql(BUMP_COUNTERS.sql(dsl, schema), (v17 ? INSERT_RETURNING_ID_V17 : INSERT_RETURNING_ID_V6).sql(dsl, schema),
-                oneStatement ? (v17 ? BUMP_AND_INSERT_V17 : BUMP_AND_INSERT_V6).sql(dsl, schema) : null, v17);
+                oneStatement ? (v17 ? BUMP_AND_INSERT_V17 : BUMP_AND_INSERT_V6).sql(dsl, schema) : null,
+                all == null ? null : all.sql(dsl, schema), v17);
     }
 
     /** Appends one message; returns its id. */
@@ -191,6 +245,9 @@ public final class MessageAppends {
         long toolCalls = 0;
         for (NewMessageRow message : messages) {
             toolCalls += message.toolCallCount();
+        }
+        if (sql.bumpAndInsertAll() != null && messages.size() > 1) {
+            return bumpAndInsertAll(transaction, sql, sessionId, messages, toolCalls, timestamp);
         }
         List<Long> ids = new ArrayList<>(messages.size());
         ids.add(bumpAndInsert(transaction, sql, sessionId, messages.size(), toolCalls, messages.get(0), timestamp));
@@ -237,6 +294,50 @@ public final class MessageAppends {
         });
     }
 
+    /** The batch in one statement ({@link #bumpAndInsertAll(Backend, boolean)}); the ids in the batch's order. */
+    private List<Long> bumpAndInsertAll(Transaction transaction, Sql sql, String sessionId, List<NewMessageRow> messages,
+                                        long toolCalls, double now) throws SQLException {
+        String statementSql = Objects.requireNonNull(sql.bumpAndInsertAll());
+        List<String> values = sql.v17Columns() ? ROW_V17 : ROW_V6;
+        int n = messages.size();
+        @Nullable Object[][] columns = new Object[values.size()][];
+        for (int v = 0; v < values.size(); v++) {
+            Class<?> type = elementType(values.get(v));
+            columns[v] = type == Double.class ? new Double[n] : type == Long.class ? new Long[n] : new String[n];
+        }
+        for (int i = 0; i < n; i++) {
+            NewMessageRow message = messages.get(i);
+            @Nullable Object[] row = rowValues(message, message.timestampOr(now), sql.v17Columns());
+            for (int v = 0; v < row.length; v++) {
+                columns[v][i] = row[v];
+            }
+        }
+        return transaction.withStatement(statementSql, statement -> {
+            bind(statement, 0, (long) n, toolCalls, sessionId);
+            for (int v = 0; v < columns.length; v++) {
+                statement.setObject(4 + v, backend.array(statement.getConnection(), elementType(values.get(v)), columns[v]));
+            }
+            List<Long> ids = new ArrayList<>(n);
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    ids.add(rows.getLong(1));
+                }
+            }
+            if (ids.isEmpty()) {
+                throw noSuchSession(sessionId);
+            }
+            for (int i = 1; i < ids.size(); i++) {
+                if (ids.get(i) <= ids.get(i - 1)) {
+                    throw new SQLException("Ids of a batch not in its order: " + ids);
+                }
+            }
+            if (ids.size() != n) {
+                throw new SQLException(ids.size() + " ids returned for a batch of " + n);
+            }
+            return ids;
+        });
+    }
+
     private static void bumpCounters(Transaction transaction, Sql sql, String sessionId, long messages, long toolCalls)
             throws SQLException {
         int updated = transaction.withStatement(sql.bumpCounters(), statement -> {
@@ -273,17 +374,20 @@ public final class MessageAppends {
      */
     private static void bindRow(PreparedStatement statement, int after, NewMessageRow message, double now, boolean v17)
             throws SQLException {
-        double timestamp = message.timestampOr(now);
+        bind(statement, after, rowValues(message, message.timestampOr(now), v17));
+    }
+
+    /** A row's values after its session id, in {@link #ROW_V6} / {@link #ROW_V17} order. */
+    private static @Nullable Object[] rowValues(NewMessageRow message, double timestamp, boolean v17) {
         if (!v17) {
-            bind(statement, after, message.role(), message.content(), message.toolCallId(), message.toolCalls(),
+            return new Object[]{message.role(), message.content(), message.toolCallId(), message.toolCalls(),
                     message.toolName(), timestamp, message.tokenCount(), message.finishReason(), message.reasoning(),
-                    message.reasoningDetails(), message.codexReasoningItems());
-            return;
+                    message.reasoningDetails(), message.codexReasoningItems()};
         }
-        bind(statement, after, message.role(), message.content(), message.toolCallId(), message.toolCalls(),
+        return new Object[]{message.role(), message.content(), message.toolCallId(), message.toolCalls(),
                 message.toolName(), timestamp, message.tokenCount(), message.finishReason(), message.reasoning(),
                 message.reasoningContent(), message.reasoningDetails(), message.codexReasoningItems(),
-                message.codexMessageItems(), message.platformMessageId(), message.observed());
+                message.codexMessageItems(), message.platformMessageId(), message.observed()};
     }
 
     /** Binds the values by position from parameter {@code after} + 1 on, as given (text, numbers, nulls). */

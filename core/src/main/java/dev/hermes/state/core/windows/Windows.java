@@ -19,12 +19,13 @@ import dev.hermes.state.core.sessions.Sessions;
 import dev.hermes.state.core.titles.SessionTitles;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
+import org.jooq.Field;
 import org.jooq.JSON;
 import org.jooq.Record;
-import org.jooq.Result;
 import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
 
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -36,6 +37,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
 import static dev.hermes.state.db.Tables.HERMES_STATE_WINDOW;
@@ -83,13 +85,14 @@ public final class Windows {
             .where(HERMES_STATE_WINDOW_MESSAGE.SESSION_ID.eq(DSL.param("sessionId", String.class)))
             .orderBy(HERMES_STATE_WINDOW_MESSAGE.POSITION), "sessionId");
     /**
-     * What a save starts from: every row of the session's window, in window order, with its message when
-     * that is still the session's (a left join: the rows of messages the Python agent deleted are there to be
-     * dropped); no row when the window belongs to an earlier session of the id.
+     * What a save starts from: every row of the session's window, in window order, with what a save
+     * compares of its message when that is still the session's (a left join: the rows of messages the
+     * Python agent deleted are there to be dropped), and the session's end_reason; no row when the window
+     * belongs to an earlier session of the id. Read as the driver returns the columns ({@link #current}).
      */
-    private static final PreparedQuery CURRENT = PreparedQuery.of(schema -> DSL
-            .select(HERMES_STATE_WINDOW_MESSAGE.POSITION, HERMES_STATE_WINDOW_MESSAGE.MESSAGE_ID)
-            .select(schema.fields(MESSAGES))
+    private static final PreparedQuery CURRENT = PreparedQuery.of(() -> DSL
+            .select(HERMES_STATE_WINDOW_MESSAGE.POSITION, HERMES_STATE_WINDOW_MESSAGE.MESSAGE_ID, SESSIONS.END_REASON)
+            .select(compared().subList(2, compared().size()))
             .from(HERMES_STATE_WINDOW_MESSAGE)
             .join(HERMES_STATE_WINDOW).on(HERMES_STATE_WINDOW.SESSION_ID.eq(HERMES_STATE_WINDOW_MESSAGE.SESSION_ID))
             .join(SESSIONS).on(SESSIONS.ID.eq(HERMES_STATE_WINDOW.SESSION_ID))
@@ -98,8 +101,9 @@ public final class Windows {
             .and(MESSAGES.SESSION_ID.eq(HERMES_STATE_WINDOW_MESSAGE.SESSION_ID))
             .where(HERMES_STATE_WINDOW_MESSAGE.SESSION_ID.eq(DSL.param("sessionId", String.class)))
             .orderBy(HERMES_STATE_WINDOW_MESSAGE.POSITION), "sessionId");
-    private static final PreparedQuery MESSAGE = PreparedQuery.of(schema -> DSL
-            .select(schema.fields(MESSAGES)).from(MESSAGES)
+    /** What a save compares of a message kept from elsewhere (not in the tip's window). */
+    private static final PreparedQuery MESSAGE = PreparedQuery.of(() -> DSL
+            .select(compared()).from(MESSAGES)
             .where(MESSAGES.ID.eq(DSL.param("id", Long.class))), "id");
     private static final PreparedQuery CLEAR = PreparedQuery.of(() -> DSL
             .deleteFrom(HERMES_STATE_WINDOW_MESSAGE)
@@ -125,6 +129,44 @@ public final class Windows {
             .set(HERMES_STATE_WINDOW.SESSION_STARTED_AT, DSL.excluded(HERMES_STATE_WINDOW.SESSION_STARTED_AT))
             .set(HERMES_STATE_WINDOW.SAVED_AT, DSL.excluded(HERMES_STATE_WINDOW.SAVED_AT)),
             "sessionId", "sessionStartedAt", "savedAt");
+    /** A save of a window that is there already: only its time changes (its session and started_at are the same). */
+    private static final PreparedQuery TOUCH = PreparedQuery.of(() -> DSL
+            .update(HERMES_STATE_WINDOW)
+            .set(HERMES_STATE_WINDOW.SAVED_AT, PreparedQuery.epochSeconds("savedAt", HERMES_STATE_WINDOW.SAVED_AT))
+            .where(HERMES_STATE_WINDOW.SESSION_ID.eq(DSL.param("sessionId", String.class))), "savedAt", "sessionId");
+    /** A dropped row reused for an added one: the same rows as deleting it and inserting the other, one statement. */
+    private static final PreparedQuery MOVE = PreparedQuery.of(() -> DSL
+            .update(HERMES_STATE_WINDOW_MESSAGE)
+            .set(HERMES_STATE_WINDOW_MESSAGE.POSITION, DSL.param("position", Long.class))
+            .set(HERMES_STATE_WINDOW_MESSAGE.MESSAGE_ID, DSL.param("messageId", Long.class))
+            .where(HERMES_STATE_WINDOW_MESSAGE.SESSION_ID.eq(DSL.param("sessionId", String.class)))
+            .and(HERMES_STATE_WINDOW_MESSAGE.POSITION.eq(DSL.param("from", Long.class))),
+            "position", "messageId", "sessionId", "from");
+
+    /**
+     * The columns of a message a save compares ({@link #sameMessage}), in {@link #stored}'s order; the
+     * window's read ({@link #CURRENT}) leaves out the first two, its rows' message id and session.
+     */
+    private static List<Field<?>> compared() {
+        return List.of(MESSAGES.ID, MESSAGES.SESSION_ID, MESSAGES.ROLE, MESSAGES.CONTENT, MESSAGES.TOOL_CALL_ID,
+                MESSAGES.TOOL_NAME, MESSAGES.TOOL_CALLS);
+    }
+
+    /**
+     * What a save compares of a stored message, as stored: the text columns as the driver returns them
+     * (content not decoded, tool_calls as their JSON text).
+     */
+    private record Stored(long id, String sessionId, String role, @Nullable String content, @Nullable String toolCallId,
+                          @Nullable String toolName, @Nullable String toolCalls) {
+    }
+
+    /** A row of a window: its place, its message id, and its message while that is still the session's (else null). */
+    private record WindowRow(long position, long messageId, @Nullable Stored message) {
+    }
+
+    /** The session's window rows ({@link #CURRENT}) and its end_reason (null when it has no rows). */
+    private record Current(List<WindowRow> rows, @Nullable String endReason) {
+    }
 
     /** One entry of a window to save: its columns, checked and encoded, and the stored row it keeps (or null). */
     public record Entry(NewMessageRow row, @Nullable Long storedId) {
@@ -176,11 +218,19 @@ public final class Windows {
             throw new StateIOException("This store has no tables for conversation windows (hermes-state creates them"
                     + " when it opens the file read-write and migrates it); nothing was written");
         }
-        sessions.ensure(transaction, conversationId, source, null, now);
-        String tip = lineage.compressionTip(transaction, conversationId);
-        Result<Record> current = CURRENT.fetch(transaction, tip);
-        List<@Nullable Message> kept = keptRows(transaction, conversationId, tip, window, current);
-        boolean extending = extendsHistory(tip, window, kept, backend.storesNulInText());
+        Current current = current(transaction, conversationId);
+        String tip;
+        if (!current.rows().isEmpty() && !Lineage.COMPRESSION.equals(current.endReason())) {
+            // the session exists (its window is read) and, not ended with compression, is its own tip:
+            // both rules of the tip step only from a session that ended so (Lineage#compressionTip)
+            tip = conversationId;
+        } else {
+            sessions.ensure(transaction, conversationId, source, null, now);
+            tip = lineage.compressionTip(transaction, conversationId);
+            current = current(transaction, tip);
+        }
+        List<@Nullable Stored> kept = keptRows(transaction, conversationId, tip, window, current.rows());
+        boolean extending = extendsHistory(tip, window, kept, backend.storesNulInText(), transaction.schema().v17());
         String target = extending ? tip : continueInChild(transaction, tip, now);
         List<NewMessageRow> fresh = new ArrayList<>();
         for (int i = 0; i < window.size(); i++) {
@@ -192,23 +242,63 @@ public final class Windows {
         List<Long> ids = new ArrayList<>(window.size());
         int next = 0;
         for (int i = 0; i < window.size(); i++) {
-            Message row = extending ? kept.get(i) : null;
+            Stored row = extending ? kept.get(i) : null;
             ids.add(row != null ? row.id() : appended.get(next++));
         }
-        place(transaction, target, extending ? current : null, ids);
-        STAMP.execute(transaction, target, STARTED_AT.fetch(transaction, target).get(0).get(0, Double.class), now);
+        List<WindowRow> rows = extending ? current.rows() : List.of();
+        place(transaction, target, rows, ids);
+        if (!rows.isEmpty()) {
+            // the target's window row is there, for this very session (CURRENT joins on its started_at)
+            TOUCH.execute(transaction, now, target);
+        } else {
+            STAMP.execute(transaction, target, STARTED_AT.fetch(transaction, target).get(0).get(0, Double.class), now);
+        }
         return new SavedWindow(target, ids, fresh.size(), !extending);
     }
 
     /**
-     * Makes {@code ids} the target's window rows. The rows of {@code current} (the target's window, null
-     * for a new child) that read as the start of {@code ids} in order, skipping the dropped ones, keep
-     * their positions; every other row is deleted, and the rest of {@code ids} gets positions after the
-     * last one. Positions only order a window: gaps are never read.
+     * The session's window as {@link #CURRENT} reads it: a row's message is there when its role is
+     * (role is NOT NULL in messages), with the row's message id and the session asked for (the join's).
      */
-    private static void place(Transaction transaction, String target, @Nullable Result<Record> current, List<Long> ids)
+    private static Current current(Transaction transaction, String sessionId) throws SQLException {
+        return CURRENT.query(transaction, result -> {
+            List<WindowRow> rows = new ArrayList<>();
+            String endReason = null;
+            while (result.next()) {
+                long position = result.getLong(1);
+                long messageId = result.getLong(2);
+                if (rows.isEmpty()) {
+                    endReason = result.getString(3);
+                }
+                String role = result.getString(4);
+                Stored message = role == null ? null : new Stored(messageId, sessionId, role, result.getString(5),
+                        result.getString(6), result.getString(7), result.getString(8));
+                rows.add(new WindowRow(position, messageId, message));
+            }
+            return new Current(rows, endReason);
+        }, sessionId);
+    }
+
+    /** The {@link #compared} columns from column {@code first} on; null when there is no such message. */
+    private static @Nullable Stored stored(ResultSet row, int first) throws SQLException {
+        long id = row.getLong(first);
+        if (row.wasNull()) {
+            return null;
+        }
+        return new Stored(id, Objects.requireNonNull(row.getString(first + 1)), Objects.requireNonNull(row.getString(first + 2)),
+                row.getString(first + 3), row.getString(first + 4), row.getString(first + 5), row.getString(first + 6));
+    }
+
+    /**
+     * Makes {@code ids} the target's window rows. The rows of {@code current} (the target's window; none
+     * for a new child) that read as the start of {@code ids} in order, skipping the dropped ones, keep
+     * their positions; every other row goes, and the rest of {@code ids} gets positions after the last
+     * one (a dropped row is moved there, one statement for a delete and an insert). Positions only order
+     * a window: gaps are never read.
+     */
+    private static void place(Transaction transaction, String target, List<WindowRow> current, List<Long> ids)
             throws SQLException {
-        if (current == null || current.isEmpty()) {
+        if (current.isEmpty()) {
             // a new child has no rows; a tip may have rows of an earlier session of its id
             CLEAR.execute(transaction, target);
             List<@Nullable Object[]> rows = new ArrayList<>(ids.size());
@@ -218,33 +308,45 @@ public final class Windows {
             PLACE.executeBatch(transaction, rows);
             return;
         }
-        List<@Nullable Object[]> dropped = new ArrayList<>();
+        List<Long> dropped = new ArrayList<>();
         int old = 0;
         int placed = 0;
         while (placed < ids.size()) {
             long id = ids.get(placed);
             int match = old;
-            while (match < current.size() && current.get(match).get(HERMES_STATE_WINDOW_MESSAGE.MESSAGE_ID) != id) {
+            while (match < current.size() && current.get(match).messageId() != id) {
                 match++;
             }
             if (match == current.size()) {
                 break;
             }
             for (; old < match; old++) {
-                dropped.add(new Object[]{target, current.get(old).get(HERMES_STATE_WINDOW_MESSAGE.POSITION)});
+                dropped.add(current.get(old).position());
             }
             old++;
             placed++;
         }
-        long last = Objects.requireNonNull(current.get(current.size() - 1).get(HERMES_STATE_WINDOW_MESSAGE.POSITION));
+        long last = current.get(current.size() - 1).position();
         for (; old < current.size(); old++) {
-            dropped.add(new Object[]{target, current.get(old).get(HERMES_STATE_WINDOW_MESSAGE.POSITION)});
+            dropped.add(current.get(old).position());
         }
-        DROP.executeBatch(transaction, dropped);
-        List<@Nullable Object[]> added = new ArrayList<>(ids.size() - placed);
+        List<@Nullable Object[]> moved = new ArrayList<>();
+        List<@Nullable Object[]> deleted = new ArrayList<>();
+        List<@Nullable Object[]> added = new ArrayList<>();
         for (int i = placed; i < ids.size(); i++) {
-            added.add(new Object[]{target, last + 1 + i - placed, ids.get(i)});
+            long position = last + 1 + i - placed;
+            int reuse = i - placed;
+            if (reuse < dropped.size()) {
+                moved.add(new Object[]{position, ids.get(i), target, dropped.get(reuse)});
+            } else {
+                added.add(new Object[]{target, position, ids.get(i)});
+            }
         }
+        for (int d = moved.size(); d < dropped.size(); d++) {
+            deleted.add(new Object[]{target, dropped.get(d)});
+        }
+        MOVE.executeBatch(transaction, moved);
+        DROP.executeBatch(transaction, deleted);
         PLACE.executeBatch(transaction, added);
     }
 
@@ -284,24 +386,23 @@ public final class Windows {
      * never a lost message. The rows of the tip's {@code current} window are read already; only an id
      * from elsewhere is looked up.
      */
-    private List<@Nullable Message> keptRows(Transaction transaction, String conversationId, String tip,
-                                             List<Entry> window, Result<Record> current) throws SQLException {
-        boolean decode = transaction.schema().v17();
-        Map<Long, Message> inWindow = new HashMap<>();
-        for (Record row : current) {
-            if (row.get(MESSAGES.ID) != null) {
-                Message message = Rows.message(row, decode);
+    private List<@Nullable Stored> keptRows(Transaction transaction, String conversationId, String tip,
+                                            List<Entry> window, List<WindowRow> current) throws SQLException {
+        Map<Long, Stored> inWindow = new HashMap<>();
+        for (WindowRow row : current) {
+            Stored message = row.message();
+            if (message != null) {
                 inWindow.put(message.id(), message);
             }
         }
-        List<@Nullable Message> kept = new ArrayList<>(window.size());
+        List<@Nullable Stored> kept = new ArrayList<>(window.size());
         List<String> conversation = null;
         for (Entry entry : window) {
             Long id = entry.storedId();
-            Message row = id == null ? null : inWindow.get(id);
+            Stored row = id == null ? null : inWindow.get(id);
             if (id != null && row == null) {
-                Result<Record> found = MESSAGE.fetch(transaction, id);
-                row = found.isEmpty() ? null : Rows.message(found.get(0), decode);
+                row = MESSAGE.query(transaction, found -> Optional.ofNullable(found.next() ? stored(found, 1) : null), id)
+                        .orElse(null);
             }
             if (row != null && !row.sessionId().equals(tip)) {
                 if (conversation == null) {
@@ -322,19 +423,19 @@ public final class Windows {
      * one. System messages may sit anywhere (the frameworks move a new one to the end, or to the
      * front); the others follow the conversation's order, so that the session reads as it was said.
      */
-    private static boolean extendsHistory(String tip, List<Entry> window, List<@Nullable Message> kept,
-                                          boolean nulInText) {
+    private static boolean extendsHistory(String tip, List<Entry> window, List<@Nullable Stored> kept,
+                                          boolean nulInText, boolean decode) {
         long lastKept = Long.MIN_VALUE;
         boolean newSinceLastKept = false;
         for (int i = 0; i < window.size(); i++) {
             NewMessageRow entry = window.get(i).row();
-            Message row = kept.get(i);
+            Stored row = kept.get(i);
             boolean system = SYSTEM.equals(entry.role());
             if (row == null) {
                 newSinceLastKept |= !system;
                 continue;
             }
-            if (!row.sessionId().equals(tip) || !sameMessage(row, entry, nulInText)) {
+            if (!row.sessionId().equals(tip) || !sameMessage(row, entry, nulInText, decode)) {
                 return false;
             }
             if (!system) {
@@ -350,15 +451,29 @@ public final class Windows {
     /**
      * The stored row says what the entry says: role, text, tool call id, tool name and tool calls (as
      * JSON values: the Python agent spaces its JSON differently). A missing text equals an empty one; content
-     * is compared as stored text (structured content as this store would write it).
+     * is compared as stored text (structured content as this store would write it: {@code decode}, the
+     * rules of schema 17, where content behind the marker is structured).
      */
-    private static boolean sameMessage(Message row, NewMessageRow entry, boolean nulInText) {
+    private static boolean sameMessage(Stored row, NewMessageRow entry, boolean nulInText, boolean decode) {
         return row.role().equals(entry.role())
-                && text(StoredContent.encode(row.content(), nulInText)).equals(text(entry.content()))
+                && text(asThisStoreWrites(row.content(), nulInText, decode)).equals(text(entry.content()))
                 && text(row.toolCallId()).equals(text(entry.toolCallId()))
                 && text(row.toolName()).equals(text(entry.toolName()))
-                && Objects.equals(toolCalls(row.toolCalls()), toolCalls(entry.toolCalls() == null ? null
-                : PythonJson.parse(entry.toolCalls())));
+                && (row.toolCalls() == null && entry.toolCalls() == null
+                || Objects.equals(toolCalls(Rows.toolCalls(row.toolCalls())), toolCalls(entry.toolCalls() == null ? null
+                : PythonJson.parse(entry.toolCalls()))));
+    }
+
+    /**
+     * Stored content as this store would write what it means: text without either engine's marker is
+     * itself (so is all text under schema 6's rules); behind a marker it is decoded and encoded again.
+     */
+    private static @Nullable String asThisStoreWrites(@Nullable String stored, boolean nulInText, boolean decode) {
+        if (stored == null || !decode
+                || !stored.startsWith(StoredContent.NUL_MARKER) && !stored.startsWith(StoredContent.SOH_MARKER)) {
+            return stored;
+        }
+        return StoredContent.encode(StoredContent.decode(stored), nulInText);
     }
 
     private static String text(@Nullable String value) {

@@ -12,6 +12,8 @@ import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.JSON;
+import org.jooq.Name;
+import org.jooq.QueryPart;
 import org.jooq.SQLDialect;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
@@ -21,6 +23,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 import static dev.hermes.state.db.Tables.SESSIONS;
@@ -390,6 +394,52 @@ public final class PostgresBackend implements Backend {
     @Override
     public boolean updatesInWith() {
         return true;
+    }
+
+    /**
+     * {@code unnest(CAST(? AS text[]), CAST(? AS float8[]), ...) WITH ORDINALITY AS alias(parameters..., order)}:
+     * the arrays side by side, one row per index, numbered from 1. The parameters are untyped text
+     * parameters for jOOQ (a typed one would be rendered with a cast to its element type).
+     */
+    @Override
+    public Table<?> arrayRows(Name alias, List<String> parameters, List<Class<?>> elementTypes, Name order) {
+        if (parameters.size() != elementTypes.size() || parameters.isEmpty()) {
+            throw new IllegalArgumentException("One element type per array: " + elementTypes + " for " + parameters);
+        }
+        StringBuilder sql = new StringBuilder("unnest(");
+        List<QueryPart> parts = new ArrayList<>();
+        for (int i = 0; i < parameters.size(); i++) {
+            sql.append(i == 0 ? "" : ", ").append("CAST({").append(parts.size()).append("} AS ")
+                    .append(arrayType(elementTypes.get(i))).append("[])");
+            parts.add(DSL.param(parameters.get(i), String.class));
+        }
+        sql.append(") WITH ORDINALITY AS {").append(parts.size()).append("}(");
+        parts.add(alias);
+        for (String parameter : parameters) {
+            sql.append('{').append(parts.size()).append("}, ");
+            parts.add(DSL.name(parameter));
+        }
+        sql.append('{').append(parts.size()).append("})");
+        parts.add(order);
+        return DSL.table(sql.toString(), parts.toArray(QueryPart[]::new));
+    }
+
+    @Override
+    public Object array(Connection connection, Class<?> elementType, @Nullable Object[] elements) throws SQLException {
+        return connection.createArrayOf(arrayType(elementType), elements);
+    }
+
+    private static String arrayType(Class<?> elementType) {
+        if (elementType == String.class) {
+            return "text";
+        }
+        if (elementType == Double.class) {
+            return "float8";
+        }
+        if (elementType == Long.class) {
+            return "int8";
+        }
+        throw new IllegalArgumentException("No array type for " + elementType);
     }
 
     private static void execute(Connection connection, String sql) throws SQLException {
