@@ -1,7 +1,7 @@
 package dev.hermes.state.cli.launch;
 
 import dev.hermes.state.RetryPolicy;
-import dev.hermes.state.sqlite.SqliteFile;
+import dev.hermes.state.sqlite.SqliteConnections;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 
@@ -28,7 +28,7 @@ public final class StartupWarmup {
     private static void run() {
         try {
             DSL.using(SQLDialect.SQLITE);
-            SqliteFile.config(RetryPolicy.HERMES, true);
+            SqliteConnections.config(RetryPolicy.HERMES, true);
         } catch (RuntimeException | LinkageError ignored) {
             // the command's own use of these classes reports the problem
         }
