@@ -137,9 +137,9 @@ class StoreDoctorTest {
         RepairReport repaired = StoreDoctor.forFile(file).withClock(CLOCK).repair(false);
         assertEquals(List.of(), repaired.remaining(), repaired.after().toString());
         assertEquals(messages, SqliteFiles.number(file, "SELECT count(*) FROM messages"));
-        assertEquals("recovered", queryString(file, "SELECT source FROM sessions WHERE id = 'lost-session'"));
+        assertEquals("recovered", SqliteFiles.text(file, "SELECT source FROM sessions WHERE id = 'lost-session'"));
         assertEquals(0, SqliteFiles.number(file, "SELECT count(*) FROM sessions WHERE id IN ('cyc-a', 'dangling') AND parent_session_id IS NOT NULL"));
-        assertEquals("cyc-a", queryString(file, "SELECT parent_session_id FROM sessions WHERE id = 'cyc-b'"));
+        assertEquals("cyc-a", SqliteFiles.text(file, "SELECT parent_session_id FROM sessions WHERE id = 'cyc-b'"));
     }
 
     @ParameterizedTest
