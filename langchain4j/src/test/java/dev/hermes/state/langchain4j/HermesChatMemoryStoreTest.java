@@ -187,7 +187,7 @@ class HermesChatMemoryStoreTest {
     }
 
     @Test
-    void twoProcessesAddingToOneMemoryNeverLoseOrDuplicateAMessage() {
+    void twoProcessesAddingToOneMemoryNeverLoseOrDuplicateAMessage() throws SQLException {
         int perProcess = 40;
         Path file = TestStore.file(dir);
         TestStore.open(dir).close();

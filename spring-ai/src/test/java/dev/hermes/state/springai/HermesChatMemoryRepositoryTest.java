@@ -171,7 +171,7 @@ class HermesChatMemoryRepositoryTest {
     }
 
     @Test
-    void twoProcessesAddingToOneConversationNeverLoseOrDuplicateAMessage() {
+    void twoProcessesAddingToOneConversationNeverLoseOrDuplicateAMessage() throws SQLException {
         int perProcess = 40;
         Path file = TestStore.file(dir);
         TestStore.open(dir).close();
