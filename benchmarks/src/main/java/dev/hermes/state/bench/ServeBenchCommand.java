@@ -26,6 +26,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import dev.hermes.state.RetryPolicy;
+import dev.hermes.state.sqlite.SqliteConnections;
 import dev.hermes.state.sqlite.SqliteFile;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -153,9 +154,9 @@ final class ServeBenchCommand implements Callable<Integer> {
     /** Three of the reads in plain JDBC on the same file: the floor under the API's figures. */
     private void raw(Path file, String someId) throws Exception {
         out.println("raw JDBC baselines (same file, read-only connection, no HTTP, no JSON):");
-        // through SqliteFile: the server's store has this file open in this process, whose locks a
+        // through SqliteConnections: the server's store has this file open in this process, whose locks a
         // second, unregistered connection's close would drop
-        try (Connection c = SqliteFile.open(file, RetryPolicy.HERMES, true)) {
+        try (Connection c = SqliteConnections.open(file, RetryPolicy.HERMES, true)) {
             time(c, "raw: first page of sessions", "SELECT * FROM sessions WHERE parent_session_id IS NULL"
                     + " ORDER BY started_at DESC, id DESC LIMIT 20", null);
             time(c, "raw: messages of a 40-message session", "SELECT * FROM messages WHERE session_id = ? ORDER BY id", someId);

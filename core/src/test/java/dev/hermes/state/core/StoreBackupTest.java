@@ -6,6 +6,7 @@ import dev.hermes.state.core.model.BackupOptions;
 import dev.hermes.state.core.model.BackupReport;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.testsupport.Fixtures;
+import dev.hermes.state.testsupport.SqliteFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -161,7 +161,7 @@ class StoreBackupTest {
 
             // the backup written to by hand since: its manifest's sums no longer describe it, and the run
             // verifies in full, compares every message and puts the deleted one back
-            try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + backup);
+            try (Connection connection = SqliteFiles.readWrite(backup);
                  Statement statement = connection.createStatement()) {
                 statement.execute("DELETE FROM messages WHERE id = (SELECT min(id) FROM messages)");
             }
@@ -209,7 +209,7 @@ class StoreBackupTest {
         }
 
         // a source whose schema changed since needs a full backup
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+        try (Connection connection = SqliteFiles.readWrite(db);
              Statement statement = connection.createStatement()) {
             statement.execute("CREATE INDEX backup_test_extra ON messages(role)");
         }
@@ -245,7 +245,7 @@ class StoreBackupTest {
     }
 
     private static String single(Path db, String sql) throws SQLException {
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+        try (Connection connection = SqliteFiles.readWrite(db);
              Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(sql)) {
             rows.next();
             return rows.getString(1);
@@ -264,7 +264,7 @@ class StoreBackupTest {
         order.put("compression_locks", "session_id");
         order.put("schema_version", "version");
         order.put("sqlite_sequence", "name");
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+        try (Connection connection = SqliteFiles.readWrite(db);
              Statement statement = connection.createStatement()) {
             for (Map.Entry<String, String> table : order.entrySet()) {
                 List<String> rows = new ArrayList<>();

@@ -86,7 +86,7 @@ class FileAccessSourceTest {
             }
         }
         assertEquals(List.of(), unknown, "Java I/O or a SQLite connection outside dev.hermes.state.sqlite.LiveFiles:"
-                + " open database files through SqliteFile/LiveFiles, or list the use here with why it is no database file");
+                + " open database files through SqliteConnections/LiveFiles, or list the use here with why it is no database file");
         assertEquals(List.of(), KNOWN.stream().filter(k -> !seen.contains(k)).toList(), "listed uses that are gone");
     }
 }

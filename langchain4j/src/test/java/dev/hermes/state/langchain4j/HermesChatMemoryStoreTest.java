@@ -5,12 +5,12 @@ import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.model.NewSession;
 import dev.hermes.state.core.model.Session;
 import dev.hermes.state.core.model.WindowEntry;
-import dev.hermes.state.memory.PlainSql;
 import dev.hermes.state.memory.RecordingWindows;
 import dev.hermes.state.memory.TestStore;
 import dev.hermes.state.testsupport.ChildProcess;
 import dev.hermes.state.testsupport.Command;
 import dev.hermes.state.testsupport.Fixtures;
+import dev.hermes.state.testsupport.SqliteFiles;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
@@ -29,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,7 +68,7 @@ class HermesChatMemoryStoreTest {
     }
 
     @Test
-    void theWindowMemoryStoresEveryMessageOnceAndReturnsExactlyItsWindow() {
+    void theWindowMemoryStoresEveryMessageOnceAndReturnsExactlyItsWindow() throws SQLException {
         Path file = TestStore.file(dir);
         List<ChatMessage> lastWindow;
         try (StateRepository store = TestStore.open(dir)) {
@@ -95,16 +96,16 @@ class HermesChatMemoryStoreTest {
         }
 
         // plain SQL on the closed file: 33 messages in the session memoryId.toString() names, each stored once
-        assertEquals(33, PlainSql.number(file, "SELECT count(*) FROM messages WHERE session_id = '42'"));
-        assertEquals(33, PlainSql.number(file, "SELECT message_count FROM sessions WHERE id = '42'"));
-        assertEquals(8, PlainSql.number(file, "SELECT tool_call_count FROM sessions WHERE id = '42'"));
-        assertEquals(List.of("assistant|ok|8"), PlainSql.column(file, "SELECT role || '|' || content || '|' || count(*)"
+        assertEquals(33, SqliteFiles.number(file, "SELECT count(*) FROM messages WHERE session_id = '42'"));
+        assertEquals(33, SqliteFiles.number(file, "SELECT message_count FROM sessions WHERE id = '42'"));
+        assertEquals(8, SqliteFiles.number(file, "SELECT tool_call_count FROM sessions WHERE id = '42'"));
+        assertEquals(List.of("assistant|ok|8"), SqliteFiles.column(file, "SELECT role || '|' || content || '|' || count(*)"
                 + " FROM messages GROUP BY role, content, tool_call_id, tool_calls HAVING count(*) > 1"));
-        assertEquals(List.of("langchain4j"), PlainSql.column(file, "SELECT source FROM sessions"));
-        List<String> found = PlainSql.column(file, "SELECT m.id FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid"
+        assertEquals(List.of("langchain4j"), SqliteFiles.column(file, "SELECT source FROM sessions"));
+        List<String> found = SqliteFiles.column(file, "SELECT m.id FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid"
                 + " WHERE messages_fts MATCH 'kestrel'");
-        assertEquals(PlainSql.column(file, "SELECT min(id) FROM messages WHERE role = 'user'"), found);
-        assertEquals(0, PlainSql.number(file, "SELECT count(*) FROM hermes_state_window_message WHERE message_id = ?", found.get(0)));
+        assertEquals(SqliteFiles.column(file, "SELECT min(id) FROM messages WHERE role = 'user'"), found);
+        assertEquals(0, SqliteFiles.number(file, "SELECT count(*) FROM hermes_state_window_message WHERE message_id = ?", found.get(0)));
 
         try (StateRepository reopened = TestStore.open(dir)) {
             assertEquals(lastWindow, window(42, new HermesChatMemoryStore(reopened), false).messages());
@@ -186,7 +187,7 @@ class HermesChatMemoryStoreTest {
     }
 
     @Test
-    void twoProcessesAddingToOneMemoryNeverLoseOrDuplicateAMessage() {
+    void twoProcessesAddingToOneMemoryNeverLoseOrDuplicateAMessage() throws SQLException {
         int perProcess = 40;
         Path file = TestStore.file(dir);
         TestStore.open(dir).close();
@@ -208,7 +209,7 @@ class HermesChatMemoryStoreTest {
     }
 
     /** Two writers, "t0" and "t1", each added "tN message i" for i below {@code each}: all of them, each once. */
-    private static void assertEveryMessageOnce(Path file, int each) {
+    private static void assertEveryMessageOnce(Path file, int each) throws SQLException {
         List<String> expected = new ArrayList<>();
         for (String writer : List.of("t0", "t1")) {
             for (int i = 0; i < each; i++) {
@@ -216,8 +217,8 @@ class HermesChatMemoryStoreTest {
             }
         }
         expected.sort(null);
-        assertEquals(expected, PlainSql.column(file, "SELECT content FROM messages WHERE session_id = 'shared' ORDER BY content"));
-        assertEquals(2L * each, PlainSql.number(file, "SELECT message_count FROM sessions WHERE id = 'shared'"));
+        assertEquals(expected, SqliteFiles.column(file, "SELECT content FROM messages WHERE session_id = 'shared' ORDER BY content"));
+        assertEquals(2L * each, SqliteFiles.number(file, "SELECT message_count FROM sessions WHERE id = 'shared'"));
     }
 
     /** A child process: adds "NAME message i" to memory "shared" through the window memory, after GO. */
@@ -237,7 +238,7 @@ class HermesChatMemoryStoreTest {
     }
 
     @Test
-    void aRewriteThroughSetContinuesInACompressionChildListedOnceAndDeletedWithIt() {
+    void aRewriteThroughSetContinuesInACompressionChildListedOnceAndDeletedWithIt() throws SQLException {
         try (StateRepository store = TestStore.open(dir)) {
             HermesChatMemoryStore memoryStore = new HermesChatMemoryStore(store);
             ChatMemory memory = window("c1", memoryStore, false);
@@ -263,7 +264,7 @@ class HermesChatMemoryStoreTest {
             assertEquals(0, store.sessionCount(null));
             assertEquals(0, store.messageCount(null));
             assertEquals(List.of(), memoryStore.memoryIds());
-            assertEquals(0, PlainSql.number(TestStore.file(dir), "SELECT count(*) FROM hermes_state_window"));
+            assertEquals(0, SqliteFiles.number(TestStore.file(dir), "SELECT count(*) FROM hermes_state_window"));
         }
     }
 

@@ -7,6 +7,7 @@ import dev.hermes.state.SchemaTooNewException;
 import dev.hermes.state.StateIOException;
 import dev.hermes.state.postgresql.PostgresErrors;
 import dev.hermes.state.postgresql.PostgresLocation;
+import dev.hermes.state.sqlite.SqliteErrors;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -183,6 +184,7 @@ public final class Migrator {
         if (connection == null) {
             throw new InvalidArgumentException("connection must not be null");
         }
+        PostgresSupport.requireForMigration();
         return PostgresMigration.migrate(connection, schema, "schema " + schema, version, Mode.MIGRATE);
     }
 
@@ -203,6 +205,7 @@ public final class Migrator {
         if (connection == null) {
             throw new InvalidArgumentException("connection must not be null");
         }
+        PostgresSupport.requireForMigration();
         return PostgresMigration.checkReadable(connection, schema, "schema " + schema);
     }
 
@@ -238,7 +241,9 @@ public final class Migrator {
         try {
             return "PostgreSQL".equals(connection.getMetaData().getDatabaseProductName());
         } catch (SQLException e) {
-            throw PostgresErrors.translate(e, "reading the connection's database product");
+            // the engine is not known yet; without the PostgreSQL module it can only be SQLite
+            String what = "reading the connection's database product";
+            throw PostgresSupport.isPresent() ? PostgresErrors.translate(e, what) : SqliteErrors.FAILURES.translate(e, what);
         }
     }
 

@@ -8,7 +8,9 @@ import dev.hermes.state.SchemaTooNewException;
 import dev.hermes.state.StateIOException;
 import dev.hermes.state.sqlite.SqliteErrors;
 import dev.hermes.state.migrations.Migrator.Mode;
+import dev.hermes.state.sqlite.SqliteConnections;
 import dev.hermes.state.sqlite.SqliteFile;
+import dev.hermes.state.sqlite.SqliteHeaders;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -130,7 +132,7 @@ final class SqliteMigration {
         if (mode.mayTakeFastPath && inspection.isUpToDate(version)) {
             return upToDate(inspection, false, mode);
         }
-        try (Connection connection = SqliteFile.open(file, retryPolicy, false)) {
+        try (Connection connection = SqliteConnections.open(file, retryPolicy, false)) {
             return migrateAndEnableWal(connection, file.toString(), false, mode, what);
         } catch (SQLException e) {
             throw SqliteErrors.FAILURES.translate(e, what);
@@ -146,7 +148,7 @@ final class SqliteMigration {
         try {
             MigrationResult result;
             // closing the only connection folds the WAL into the file: the published file is complete on its own
-            try (Connection connection = SqliteFile.open(building, retryPolicy, false)) {
+            try (Connection connection = SqliteConnections.open(building, retryPolicy, false)) {
                 result = migrateAndEnableWal(connection, file.toString(), true, Mode.MIGRATE, what);
             } catch (SQLException e) {
                 throw SqliteErrors.FAILURES.translate(e, what);
@@ -180,14 +182,14 @@ final class SqliteMigration {
         if (!SqliteFile.hasRollbackJournal(file)) {
             return;
         }
-        SqliteFile.refuseForeignHeader(file);
+        SqliteHeaders.refuseForeignHeader(file);
         retryPolicy.run(what, SqliteErrors.FAILURES, () -> {
-            try (Connection connection = SqliteFile.open(file, retryPolicy, false);
+            try (Connection connection = SqliteConnections.open(file, retryPolicy, false);
                  Statement statement = connection.createStatement()) {
                 statement.executeQuery("SELECT count(*) FROM sqlite_master").close();
                 return Boolean.TRUE;
             } catch (SQLException failure) {
-                throw SqliteFile.refusal(file, failure);
+                throw SqliteHeaders.refusal(file, failure);
             }
         });
     }
@@ -210,7 +212,7 @@ final class SqliteMigration {
      */
     private <T> T readOnly(Path file, Reading<T> reading) {
         String what = "inspecting " + file;
-        boolean verifyWal = SqliteFile.hasUnindexedWal(file);
+        boolean verifyWal = SqliteHeaders.hasUnindexedWal(file);
         boolean shmExisted = Files.exists(Path.of(file.toAbsolutePath() + "-shm"));
         return retryPolicy.run(what, SqliteErrors.FAILURES, () -> {
             try {
@@ -226,11 +228,11 @@ final class SqliteMigration {
     }
 
     private <T> T readOnce(Path file, boolean verifyWal, Reading<T> reading) throws Exception {
-        try (Connection connection = SqliteFile.open(file, retryPolicy, true)) {
+        try (Connection connection = SqliteConnections.open(file, retryPolicy, true)) {
             if (verifyWal) {
                 checkWalBelongsToFile(connection, file);
             }
-            SqliteFile.checkAccepted(connection, file);
+            SqliteHeaders.checkAccepted(connection, file);
             return reading.read(connection);
         } catch (SQLException failure) {
             if (SqliteErrors.primaryCode(failure) == SqliteErrors.SQLITE_READONLY && SqliteFile.hasRollbackJournal(file)) {
@@ -238,7 +240,7 @@ final class SqliteMigration {
                         + file.getFileName() + "-journal); it can only be read after a read-write open rolls it back"
                         + " (hermes-state migrate, or the agent's next start). Nothing was written.", failure);
             }
-            throw SqliteFile.refusal(file, failure);
+            throw SqliteHeaders.refusal(file, failure);
         }
     }
 

@@ -5,6 +5,7 @@ import dev.hermes.state.postgresql.PostgresLocation;
 import org.jspecify.annotations.Nullable;
 
 import java.nio.file.Path;
+import java.util.Locale;
 
 /**
  * Where a store lives, as a user writes it ({@code --db}, {@code hermes.state.db}, a benchmark's
@@ -26,9 +27,13 @@ public final class StoreLocation {
         this.shown = shown;
     }
 
-    /** True when {@code text} is written as a PostgreSQL URL rather than a file path. */
+    /**
+     * True when {@code text} is written as a PostgreSQL URL rather than a file path. Told by its prefix
+     * here, without the PostgreSQL module, which a user of files does not have.
+     */
     public static boolean isUrl(@Nullable String text) {
-        return PostgresLocation.isUrl(text);
+        String lower = text == null ? "" : text.toLowerCase(Locale.ROOT);
+        return lower.startsWith("postgresql://") || lower.startsWith("postgres://") || lower.startsWith("jdbc:postgresql:");
     }
 
     /**
@@ -36,7 +41,8 @@ public final class StoreLocation {
      * null). Errors never repeat a URL (it may hold a password).
      *
      * @throws InvalidArgumentException the text is null, a URL that cannot be read, a bad schema name,
-     *         or a schema given with a file
+     *         a schema given with a file, or a URL on a class path without the PostgreSQL module
+     *         ({@link PostgresSupport})
      */
     public static StoreLocation parse(@Nullable String text, @Nullable String schema) {
         if (text == null) {
@@ -48,6 +54,7 @@ public final class StoreLocation {
             }
             return file(Path.of(text), text);
         }
+        PostgresSupport.requireForMigration();
         PostgresLocation location = PostgresLocation.parse(text);
         return server(schema == null ? location : location.withSchema(schema));
     }

@@ -1,13 +1,13 @@
 package dev.hermes.state.migrations;
 
 import dev.hermes.state.testsupport.Fixtures;
+import dev.hermes.state.testsupport.SqliteFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -150,7 +150,7 @@ class DataStepsTest {
 
     private static Map<String, String> modelConfigs(Path db) throws SQLException {
         Map<String, String> configs = new TreeMap<>();
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+        try (Connection connection = SqliteFiles.readWrite(db);
              Statement statement = connection.createStatement();
              ResultSet rows = statement.executeQuery("SELECT id, quote(model_config) FROM sessions")) {
             while (rows.next()) {
@@ -163,7 +163,7 @@ class DataStepsTest {
     }
 
     private static void sql(Path db, String... statements) throws SQLException {
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+        try (Connection connection = SqliteFiles.readWrite(db);
              Statement statement = connection.createStatement()) {
             for (String sql : statements) {
                 statement.execute(sql);
@@ -173,7 +173,7 @@ class DataStepsTest {
 
     private static List<String> query(Path db, String sql) throws SQLException {
         List<String> rows = new ArrayList<>();
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+        try (Connection connection = SqliteFiles.readWrite(db);
              Statement statement = connection.createStatement(); ResultSet result = statement.executeQuery(sql)) {
             while (result.next()) {
                 rows.add(result.getString(1));

@@ -3,14 +3,14 @@ package dev.hermes.state.migrations;
 import dev.hermes.state.NotAHermesDatabaseException;
 import dev.hermes.state.testsupport.Fixtures;
 import dev.hermes.state.testsupport.LiveCopy;
-import dev.hermes.state.sqlite.SqliteFile;
+import dev.hermes.state.sqlite.SqliteHeaders;
+import dev.hermes.state.testsupport.SqliteFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 
@@ -38,7 +38,7 @@ class ForeignWalTest {
         Files.copy(otherWal, Path.of(db + "-wal"));
         String dbBefore = Fixtures.sha256(db);
         String walBefore = Fixtures.sha256(Path.of(db + "-wal"));
-        assertTrue(SqliteFile.hasUnindexedWal(db));
+        assertTrue(SqliteHeaders.hasUnindexedWal(db));
 
         NotAHermesDatabaseException refused = assertThrows(NotAHermesDatabaseException.class, () -> migrator.migrate(db));
         assertTrue(refused.getMessage().contains("-wal"), refused.getMessage());
@@ -56,10 +56,10 @@ class ForeignWalTest {
         Path copy = Files.createDirectory(dir.resolve("copy")).resolve("state.db");
         Files.copy(db, copy);
         Files.copy(wal, Path.of(copy + "-wal"));
-        assertTrue(SqliteFile.hasUnindexedWal(copy), "no -shm vouches for it");
+        assertTrue(SqliteHeaders.hasUnindexedWal(copy), "no -shm vouches for it");
 
         assertTrue(migrator.migrate(copy).fastPath());
-        try (Connection connection = DriverManager.getConnection(SqliteFile.url(copy));
+        try (Connection connection = SqliteFiles.readWrite(copy);
              Statement statement = connection.createStatement();
              ResultSet rows = statement.executeQuery("SELECT title FROM sessions WHERE id = 's1'")) {
             assertTrue(rows.next());
@@ -70,11 +70,11 @@ class ForeignWalTest {
     @Test
     void aLogIndexedByItsOwnConnectionNeedsNoCheck() throws Exception {
         Path db = store("d", 2);
-        try (Connection writer = DriverManager.getConnection(SqliteFile.url(db));
+        try (Connection writer = SqliteFiles.readWrite(db);
              Statement statement = writer.createStatement()) {
             statement.execute("PRAGMA wal_autocheckpoint=0");
             statement.executeUpdate("UPDATE sessions SET title = 'live' WHERE id = 's0'");
-            assertFalse(SqliteFile.hasUnindexedWal(db), "a live writer's -shm holds the log's salts");
+            assertFalse(SqliteHeaders.hasUnindexedWal(db), "a live writer's -shm holds the log's salts");
             assertTrue(migrator.migrate(db).fastPath());
         }
     }
@@ -83,7 +83,7 @@ class ForeignWalTest {
     private Path store(String name, int sessions) throws Exception {
         Path db = Files.createDirectory(dir.resolve(name)).resolve("state.db");
         migrator.migrate(db);
-        try (Connection connection = DriverManager.getConnection(SqliteFile.url(db));
+        try (Connection connection = SqliteFiles.readWrite(db);
              Statement statement = connection.createStatement()) {
             for (int i = 0; i < sessions; i++) {
                 statement.executeUpdate("INSERT INTO sessions (id, source, started_at) VALUES ('s" + i + "', 'cli', 1)");
@@ -98,7 +98,7 @@ class ForeignWalTest {
     /** Runs {@code sql} on {@code db} without a checkpoint and returns a snapshot of the live log. */
     private Path liveWal(Path db, String sql) throws Exception {
         Path snapshot = dir.resolve(db.getParent().getFileName() + "-snapshot.wal");
-        try (Connection connection = DriverManager.getConnection(SqliteFile.url(db));
+        try (Connection connection = SqliteFiles.readWrite(db);
              Statement statement = connection.createStatement()) {
             statement.execute("PRAGMA wal_autocheckpoint=0");
             statement.executeUpdate(sql);

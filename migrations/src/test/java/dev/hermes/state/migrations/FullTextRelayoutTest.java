@@ -1,6 +1,7 @@
 package dev.hermes.state.migrations;
 
 import dev.hermes.state.testsupport.Fixtures;
+import dev.hermes.state.testsupport.SqliteFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -9,7 +10,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -152,7 +152,7 @@ class FullTextRelayoutTest {
 
     private static void assertIntegrityOk(Path db) throws SQLException {
         assertEquals(List.of("ok"), sql(db, "PRAGMA integrity_check"));
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+        try (Connection connection = SqliteFiles.readWrite(db);
              Statement statement = connection.createStatement()) {
             for (String table : FULL_TEXT_TABLES) {
                 // FTS5 reports a damaged index by failing this command
@@ -197,7 +197,7 @@ class FullTextRelayoutTest {
         for (String table : sql(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'messages_fts_*'"
                 + " AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name")) {
             List<String> rows = new ArrayList<>();
-            try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+            try (Connection connection = SqliteFiles.readWrite(db);
                  Statement statement = connection.createStatement();
                  ResultSet result = statement.executeQuery("SELECT * FROM " + table + " ORDER BY 1, 2")) {
                 int columns = result.getMetaData().getColumnCount();
@@ -219,7 +219,7 @@ class FullTextRelayoutTest {
     /** Message ids (as text) matching an FTS5 query on {@code table}, in id order. */
     private static List<String> matches(Path db, String table, String query) throws SQLException {
         List<String> ids = new ArrayList<>();
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+        try (Connection connection = SqliteFiles.readWrite(db);
              PreparedStatement statement = connection.prepareStatement("SELECT m.id FROM " + table
                      + " JOIN messages m ON m.id = " + table + ".rowid WHERE " + table + " MATCH ? ORDER BY m.id")) {
             statement.setString(1, query);
@@ -235,7 +235,7 @@ class FullTextRelayoutTest {
     /** Runs statements in one transaction, or, for a single query, returns its first column as text. */
     private static List<String> sql(Path db, String... statements) throws SQLException {
         List<String> rows = new ArrayList<>();
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+        try (Connection connection = SqliteFiles.readWrite(db);
              Statement statement = connection.createStatement()) {
             if (statements.length == 1 && statements[0].matches("(?is)^\\s*(SELECT|PRAGMA).*")) {
                 try (ResultSet result = statement.executeQuery(statements[0])) {

@@ -3,6 +3,7 @@ package dev.hermes.state.migrations;
 import dev.hermes.state.StateIOException;
 import dev.hermes.state.testsupport.Fixtures;
 import dev.hermes.state.testsupport.LiveCopy;
+import dev.hermes.state.testsupport.SqliteFiles;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -10,7 +11,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -40,7 +40,7 @@ class InterruptedTransactionTest {
         Path db = dir.resolve("state.db");
         Migrator.create().migrate(db);
         crashed = Files.createDirectory(dir.resolve("crashed")).resolve("state.db");
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+        try (Connection connection = SqliteFiles.readWrite(db);
              Statement statement = connection.createStatement()) {
             statement.execute("PRAGMA journal_mode = DELETE");
             statement.execute("INSERT INTO sessions (id, source, started_at) VALUES ('s1', 'cli', 1000)");
@@ -77,7 +77,7 @@ class InterruptedTransactionTest {
         assertEquals(17, result.toVersion());
         assertNotEquals(before, Fixtures.sha256(crashed), "the pages of the unfinished transaction were restored");
         assertFalse(Files.exists(Path.of(crashed + "-journal")) && Files.size(Path.of(crashed + "-journal")) > 0);
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + crashed);
+        try (Connection connection = SqliteFiles.readWrite(crashed);
              Statement statement = connection.createStatement()) {
             assertEquals(COMMITTED_MESSAGES, count(statement, "SELECT count(*) FROM messages WHERE content LIKE 'committed %'"));
             assertEquals(0, count(statement, "SELECT count(*) FROM messages WHERE content LIKE '%never committed'"));

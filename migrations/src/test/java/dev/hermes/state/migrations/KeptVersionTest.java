@@ -3,6 +3,7 @@ package dev.hermes.state.migrations;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.SchemaTooNewException;
 import dev.hermes.state.testsupport.Fixtures;
+import dev.hermes.state.testsupport.SqliteFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -14,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -231,7 +231,7 @@ class KeptVersionTest {
 
     private static Map<String, String> master(Path db) throws SQLException {
         Map<String, String> objects = new TreeMap<>();
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+        try (Connection connection = SqliteFiles.readWrite(db);
              Statement statement = connection.createStatement();
              ResultSet rows = statement.executeQuery("SELECT type, name, sql FROM sqlite_master")) {
             while (rows.next()) {
@@ -244,7 +244,7 @@ class KeptVersionTest {
     /** Every row of every table but Liquibase's, in rowid order (FTS5's shadow tables included). */
     private static Map<String, List<List<Object>>> rows(Path db) throws SQLException {
         Map<String, List<List<Object>>> tables = new LinkedHashMap<>();
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+        try (Connection connection = SqliteFiles.readWrite(db);
              Statement statement = connection.createStatement()) {
             List<String> names = new ArrayList<>();
             try (ResultSet rows = statement.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table'"
@@ -274,7 +274,7 @@ class KeptVersionTest {
 
     private static List<String> query(Path db, String sql) throws SQLException {
         List<String> rows = new ArrayList<>();
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+        try (Connection connection = SqliteFiles.readWrite(db);
              Statement statement = connection.createStatement(); ResultSet result = statement.executeQuery(sql)) {
             while (result.next()) {
                 rows.add(result.getString(1));

@@ -1,8 +1,8 @@
 package dev.hermes.state.migrations;
 
+import dev.hermes.state.testsupport.SqliteFiles;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -103,7 +103,7 @@ final class PostgresCatalog {
      */
     static Map<String, List<SqliteColumn>> sqliteTables(Path file) throws SQLException {
         Map<String, List<SqliteColumn>> tables = new TreeMap<>();
-        try (Connection sqlite = DriverManager.getConnection("jdbc:sqlite:" + file)) {
+        try (Connection sqlite = SqliteFiles.readWrite(file)) {
             for (String table : strings(sqlite, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'"
                     + " AND name NOT LIKE 'messages_fts%' AND name NOT LIKE 'DATABASECHANGELOG%' ORDER BY name")) {
                 List<SqliteColumn> columns = new ArrayList<>();
@@ -125,7 +125,7 @@ final class PostgresCatalog {
 
     /** The named indexes of a SQLite store (not the automatic ones of keys) with their columns: name(column, ...). */
     static List<String> sqliteIndexes(Path file) throws SQLException {
-        try (Connection sqlite = DriverManager.getConnection("jdbc:sqlite:" + file)) {
+        try (Connection sqlite = SqliteFiles.readWrite(file)) {
             return strings(sqlite, "SELECT m.name || '(' || (SELECT group_concat(i.name, ', ') FROM"
                     + " (SELECT name FROM pragma_index_info(m.name) ORDER BY seqno) i) || ')'"
                     + " FROM sqlite_master m WHERE m.type = 'index' AND m.sql IS NOT NULL ORDER BY m.name");

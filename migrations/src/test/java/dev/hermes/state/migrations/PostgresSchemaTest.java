@@ -2,6 +2,7 @@ package dev.hermes.state.migrations;
 
 import dev.hermes.state.postgresql.PostgresLocation;
 import dev.hermes.state.testsupport.PostgresTestSchema;
+import dev.hermes.state.testsupport.SqliteFiles;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -10,7 +11,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -202,7 +202,7 @@ class PostgresSchemaTest {
                         + " VALUES (3, 's1', 'tool', '结果 ok', 'call_2', NULL, '星图检索', 3)",
                 "INSERT INTO messages (id, session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp)"
                         + " VALUES (4, 's1', 'user', 'what did orrery say about the comet?', NULL, NULL, NULL, 4)");
-        try (Connection sqlite = DriverManager.getConnection("jdbc:sqlite:" + file);
+        try (Connection sqlite = SqliteFiles.readWrite(file);
              Statement statement = sqlite.createStatement()) {
             for (String insert : inserts) {
                 statement.execute(insert);
@@ -225,7 +225,7 @@ class PostgresSchemaTest {
                 "\"passed orrery\"", "[[\"passed orrery\", false]]"));
         Map<String, List<String>> fts5 = new TreeMap<>();
         Map<String, List<String>> postgresql = new TreeMap<>();
-        try (Connection sqlite = DriverManager.getConnection("jdbc:sqlite:" + file)) {
+        try (Connection sqlite = SqliteFiles.readWrite(file)) {
             for (Map.Entry<String, String> query : queries.entrySet()) {
                 fts5.put(query.getKey(), PostgresCatalog.strings(sqlite,
                         "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid", query.getKey()));

@@ -5,6 +5,7 @@ import dev.hermes.state.SchemaTooNewException;
 import dev.hermes.state.postgresql.PostgresLocation;
 import dev.hermes.state.testsupport.Fixtures;
 import dev.hermes.state.testsupport.PostgresTestSchema;
+import dev.hermes.state.testsupport.SqliteFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -297,7 +298,7 @@ class PostgresVersionsTest {
     }
 
     private static String sqliteModelConfig(Path file, String id) throws SQLException {
-        try (Connection connection = java.sql.DriverManager.getConnection("jdbc:sqlite:" + file);
+        try (Connection connection = SqliteFiles.readWrite(file);
              var statement = connection.prepareStatement("SELECT model_config FROM sessions WHERE id = ?")) {
             statement.setString(1, id);
             try (var found = statement.executeQuery()) {
@@ -472,7 +473,7 @@ class PostgresVersionsTest {
      * exist (the foreign key) in SQLite's rowid order.
      */
     private void copyStore(Path sqlite, String schema) throws SQLException {
-        try (Connection from = DriverManager.getConnection("jdbc:sqlite:" + sqlite);
+        try (Connection from = SqliteFiles.readWrite(sqlite);
              Connection to = postgres.connect()) {
             to.setAutoCommit(false);
             try (Statement statement = to.createStatement()) {
@@ -514,7 +515,7 @@ class PostgresVersionsTest {
     }
 
     private static void sqliteExecute(Path file, List<String> statements) throws SQLException {
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+        try (Connection connection = SqliteFiles.readWrite(file);
              Statement statement = connection.createStatement()) {
             for (String sql : statements) {
                 statement.execute(sql);
@@ -523,7 +524,7 @@ class PostgresVersionsTest {
     }
 
     private static Map<String, String> sqliteModelConfigs(Path file) throws SQLException {
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file)) {
+        try (Connection connection = SqliteFiles.readWrite(file)) {
             return modelConfigs(connection, "sessions");
         }
     }

@@ -5,12 +5,12 @@ import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.model.NewSession;
 import dev.hermes.state.core.model.Session;
 import dev.hermes.state.core.model.WindowEntry;
-import dev.hermes.state.memory.PlainSql;
 import dev.hermes.state.memory.RecordingWindows;
 import dev.hermes.state.memory.TestStore;
 import dev.hermes.state.testsupport.ChildProcess;
 import dev.hermes.state.testsupport.Command;
 import dev.hermes.state.testsupport.Fixtures;
+import dev.hermes.state.testsupport.SqliteFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.ai.chat.memory.ChatMemory;
@@ -26,6 +26,7 @@ import org.springframework.core.io.ByteArrayResource;
 import org.springframework.util.MimeTypeUtils;
 
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -65,7 +66,7 @@ class HermesChatMemoryRepositoryTest {
     }
 
     @Test
-    void theWindowMemoryStoresEveryMessageOnceAndReturnsExactlyItsWindow() {
+    void theWindowMemoryStoresEveryMessageOnceAndReturnsExactlyItsWindow() throws SQLException {
         Path file = TestStore.file(dir);
         List<Message> lastWindow;
         try (StateRepository store = TestStore.open(dir)) {
@@ -98,17 +99,17 @@ class HermesChatMemoryRepositoryTest {
         }
 
         // plain SQL on the closed file: 33 messages, each stored once (only the eight equal "ok" replies repeat)
-        assertEquals(33, PlainSql.number(file, "SELECT count(*) FROM messages WHERE session_id = 'c1'"));
-        assertEquals(33, PlainSql.number(file, "SELECT message_count FROM sessions WHERE id = 'c1'"));
-        assertEquals(8, PlainSql.number(file, "SELECT tool_call_count FROM sessions WHERE id = 'c1'"));
-        assertEquals(List.of("assistant|ok|8"), PlainSql.column(file, "SELECT role || '|' || content || '|' || count(*)"
+        assertEquals(33, SqliteFiles.number(file, "SELECT count(*) FROM messages WHERE session_id = 'c1'"));
+        assertEquals(33, SqliteFiles.number(file, "SELECT message_count FROM sessions WHERE id = 'c1'"));
+        assertEquals(8, SqliteFiles.number(file, "SELECT tool_call_count FROM sessions WHERE id = 'c1'"));
+        assertEquals(List.of("assistant|ok|8"), SqliteFiles.column(file, "SELECT role || '|' || content || '|' || count(*)"
                 + " FROM messages GROUP BY role, content, tool_call_id, tool_calls HAVING count(*) > 1"));
-        assertEquals(List.of("spring-ai"), PlainSql.column(file, "SELECT source FROM sessions"));
+        assertEquals(List.of("spring-ai"), SqliteFiles.column(file, "SELECT source FROM sessions"));
         // the search index finds the first question, which left the window long ago
-        List<String> found = PlainSql.column(file, "SELECT m.id FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid"
+        List<String> found = SqliteFiles.column(file, "SELECT m.id FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid"
                 + " WHERE messages_fts MATCH 'kestrel'");
-        assertEquals(PlainSql.column(file, "SELECT min(id) FROM messages WHERE role = 'user'"), found);
-        assertEquals(0, PlainSql.number(file, "SELECT count(*) FROM hermes_state_window_message WHERE message_id = ?", found.get(0)));
+        assertEquals(SqliteFiles.column(file, "SELECT min(id) FROM messages WHERE role = 'user'"), found);
+        assertEquals(0, SqliteFiles.number(file, "SELECT count(*) FROM hermes_state_window_message WHERE message_id = ?", found.get(0)));
 
         // a new memory on the reopened store returns exactly the last window
         try (StateRepository reopened = TestStore.open(dir)) {
@@ -170,7 +171,7 @@ class HermesChatMemoryRepositoryTest {
     }
 
     @Test
-    void twoProcessesAddingToOneConversationNeverLoseOrDuplicateAMessage() {
+    void twoProcessesAddingToOneConversationNeverLoseOrDuplicateAMessage() throws SQLException {
         int perProcess = 40;
         Path file = TestStore.file(dir);
         TestStore.open(dir).close();
@@ -192,7 +193,7 @@ class HermesChatMemoryRepositoryTest {
     }
 
     /** Two writers, "t0" and "t1", each added "tN message i" for i below {@code each}: all of them, each once. */
-    static void assertEveryMessageOnce(Path file, int each) {
+    static void assertEveryMessageOnce(Path file, int each) throws SQLException {
         List<String> expected = new ArrayList<>();
         for (String writer : List.of("t0", "t1")) {
             for (int i = 0; i < each; i++) {
@@ -200,8 +201,8 @@ class HermesChatMemoryRepositoryTest {
             }
         }
         expected.sort(null);
-        assertEquals(expected, PlainSql.column(file, "SELECT content FROM messages WHERE session_id = 'shared' ORDER BY content"));
-        assertEquals(2L * each, PlainSql.number(file, "SELECT message_count FROM sessions WHERE id = 'shared'"));
+        assertEquals(expected, SqliteFiles.column(file, "SELECT content FROM messages WHERE session_id = 'shared' ORDER BY content"));
+        assertEquals(2L * each, SqliteFiles.number(file, "SELECT message_count FROM sessions WHERE id = 'shared'"));
     }
 
     /** A child process: adds "NAME message i" to conversation "shared" through the window memory, after GO. */
@@ -221,7 +222,7 @@ class HermesChatMemoryRepositoryTest {
     }
 
     @Test
-    void aRewriteThroughSaveAllContinuesInACompressionChildListedOnceAndDeletedWithIt() {
+    void aRewriteThroughSaveAllContinuesInACompressionChildListedOnceAndDeletedWithIt() throws SQLException {
         try (StateRepository store = TestStore.open(dir)) {
             HermesChatMemoryRepository repository = new HermesChatMemoryRepository(store);
             ChatMemory memory = MessageWindowChatMemory.builder().maxMessages(10).chatMemoryRepository(repository).build();
@@ -248,7 +249,7 @@ class HermesChatMemoryRepositoryTest {
             assertEquals(0, store.sessionCount(null));
             assertEquals(0, store.messageCount(null));
             assertEquals(List.of(), repository.findConversationIds());
-            assertEquals(0, PlainSql.number(TestStore.file(dir), "SELECT count(*) FROM hermes_state_window_message"));
+            assertEquals(0, SqliteFiles.number(TestStore.file(dir), "SELECT count(*) FROM hermes_state_window_message"));
         }
     }
 

@@ -1,13 +1,13 @@
 package dev.hermes.state.sqlite;
 
 import dev.hermes.state.RetryPolicy;
+import dev.hermes.state.testsupport.SqliteFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -40,7 +40,7 @@ class LiveFilesTest {
         assertArrayEquals(MAGIC, LiveFiles.readPrefix(db, "", 16).orElseThrow(), "nothing open: read");
 
         for (Path name : List.of(db, symlink, hardLink)) {
-            try (Connection connection = SqliteFile.open(name, RetryPolicy.HERMES, true)) {
+            try (Connection connection = SqliteConnections.open(name, RetryPolicy.HERMES, true)) {
                 for (Path other : List.of(db, symlink, hardLink)) {
                     assertTrue(LiveFiles.isOpen(other), name + " is open, seen as " + other);
                     assertEquals(Optional.empty(), LiveFiles.readPrefix(other, "", 16), "read refused: " + other);
@@ -58,10 +58,10 @@ class LiveFilesTest {
     void anApplicationsOwnConnectionIsSeenByItsDescriptor() throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "only Linux lists a process's descriptors");
         Path db = walDatabase(dir.resolve("state.db"));
-        try (Connection application = DriverManager.getConnection("jdbc:sqlite:" + db)) {
+        try (Connection application = SqliteFiles.readWrite(db)) {
             assertTrue(LiveFiles.isOpen(db));
             assertEquals(Optional.empty(), LiveFiles.readPrefix(db, "-shm", 48));
-            assertFalse(SqliteFile.hasUnindexedWal(db), "a log in use by this process is not checked");
+            assertFalse(SqliteHeaders.hasUnindexedWal(db), "a log in use by this process is not checked");
         }
         assertFalse(LiveFiles.isOpen(db));
     }
@@ -81,11 +81,11 @@ class LiveFilesTest {
     void aSecondNameForAnOpenFileIsOpenedUnderTheFirst() throws Exception {
         Path db = walDatabase(dir.resolve("state.db"));
         Path hardLink = Files.createLink(Files.createDirectory(dir.resolve("elsewhere")).resolve("link.db"), db);
-        try (Connection first = SqliteFile.open(db, RetryPolicy.HERMES, false);
+        try (Connection first = SqliteConnections.open(db, RetryPolicy.HERMES, false);
              Statement statement = first.createStatement()) {
             statement.execute("PRAGMA wal_autocheckpoint = 0");
             statement.execute("INSERT INTO t(v) VALUES ('by the first name')");
-            try (Connection second = SqliteFile.open(hardLink, RetryPolicy.HERMES, false);
+            try (Connection second = SqliteConnections.open(hardLink, RetryPolicy.HERMES, false);
                  Statement other = second.createStatement()) {
                 assertEquals("jdbc:sqlite:" + db.toRealPath(), second.getMetaData().getURL());
                 assertEquals(2, count(other));
@@ -95,7 +95,7 @@ class LiveFilesTest {
         }
         assertFalse(Files.exists(Path.of(hardLink + "-wal")) || Files.exists(Path.of(hardLink + "-shm")));
         // closed everywhere: the next connection by the second name uses its own name again
-        try (Connection alone = SqliteFile.open(hardLink, RetryPolicy.HERMES, true)) {
+        try (Connection alone = SqliteConnections.open(hardLink, RetryPolicy.HERMES, true)) {
             assertEquals("jdbc:sqlite:" + hardLink.toRealPath(), alone.getMetaData().getURL());
         }
     }
@@ -106,11 +106,11 @@ class LiveFilesTest {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "only Linux lists a process's descriptors");
         Path db = walDatabase(dir.resolve("state.db"));
         Path hardLink = Files.createLink(dir.resolve("link.db"), db);
-        try (Connection application = DriverManager.getConnection("jdbc:sqlite:" + db);
+        try (Connection application = SqliteFiles.readWrite(db);
              Statement statement = application.createStatement()) {
             statement.execute("PRAGMA wal_autocheckpoint = 0");
             statement.execute("INSERT INTO t(v) VALUES ('by the application')");
-            try (Connection ours = SqliteFile.open(hardLink, RetryPolicy.HERMES, true);
+            try (Connection ours = SqliteConnections.open(hardLink, RetryPolicy.HERMES, true);
                  Statement other = ours.createStatement()) {
                 assertEquals("jdbc:sqlite:" + db.toRealPath(), ours.getMetaData().getURL());
                 assertEquals(2, count(other));
@@ -120,7 +120,7 @@ class LiveFilesTest {
     }
 
     private static Path walDatabase(Path db) throws SQLException {
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+        try (Connection connection = SqliteFiles.readWrite(db);
              Statement statement = connection.createStatement()) {
             statement.execute("PRAGMA journal_mode = WAL");
             statement.execute("CREATE TABLE t(v TEXT)");

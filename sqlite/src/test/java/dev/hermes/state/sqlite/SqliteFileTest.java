@@ -5,6 +5,7 @@ import dev.hermes.state.testsupport.LiveCopy;
 import dev.hermes.state.NotAHermesDatabaseException;
 import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.StateIOException;
+import dev.hermes.state.testsupport.SqliteFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -106,7 +106,7 @@ class SqliteFileTest {
         Path db = database("growing.db", 5);
         Path crashed = Files.createDirectory(dir.resolve("crashed")).resolve("growing.db");
         long pages;
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+        try (Connection connection = SqliteFiles.readWrite(db);
              Statement statement = connection.createStatement()) {
             statement.execute("PRAGMA journal_mode = WAL");
             statement.execute("PRAGMA wal_autocheckpoint = 0");
@@ -137,7 +137,7 @@ class SqliteFileTest {
         assertTrue(SqliteFile.prepareForWriting(crashed));
         SqliteFile.checkReadable(crashed);
         accepted(crashed);
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + crashed);
+        try (Connection connection = SqliteFiles.readWrite(crashed);
              Statement statement = connection.createStatement()) {
             assertEquals(410, single(statement, "SELECT count(*) FROM t"));
             try (ResultSet check = statement.executeQuery("PRAGMA integrity_check")) {
@@ -209,12 +209,12 @@ class SqliteFileTest {
     void opensConnectionsWithForeignKeysOnAndTheBusyTimeoutOfThePolicy() throws Exception {
         Path db = database("settings.db", 1);
         RetryPolicy policy = RetryPolicy.HERMES.withBusyTimeout(java.time.Duration.ofMillis(1234));
-        try (Connection connection = SqliteFile.open(db, policy, false); Statement statement = connection.createStatement()) {
+        try (Connection connection = SqliteConnections.open(db, policy, false); Statement statement = connection.createStatement()) {
             assertEquals(1, single(statement, "PRAGMA foreign_keys"));
             assertEquals(1234, single(statement, "PRAGMA busy_timeout"));
             assertEquals(1, single(statement, "PRAGMA synchronous"), "NORMAL");
         }
-        try (Connection connection = SqliteFile.open(db, policy, true); Statement statement = connection.createStatement()) {
+        try (Connection connection = SqliteConnections.open(db, policy, true); Statement statement = connection.createStatement()) {
             SQLException e = assertThrows(SQLException.class, () -> statement.execute("INSERT INTO t(v) VALUES ('x')"));
             assertEquals(SqliteErrors.SQLITE_READONLY, e.getErrorCode() & 0xff);
         }
@@ -222,16 +222,16 @@ class SqliteFileTest {
 
     /** SQLite's verdict as the migrator's inspection takes it: on a read-only connection, before anything else. */
     private static void accepted(Path db) throws Exception {
-        try (Connection connection = SqliteFile.open(db, RetryPolicy.HERMES, true)) {
-            SqliteFile.checkAccepted(connection, db);
+        try (Connection connection = SqliteConnections.open(db, RetryPolicy.HERMES, true)) {
+            SqliteHeaders.checkAccepted(connection, db);
         } catch (SQLException failure) {
-            throw SqliteFile.refusal(db, failure);
+            throw SqliteHeaders.refusal(db, failure);
         }
     }
 
     private Path database(String name, int rows) throws SQLException {
         Path db = dir.resolve(name);
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+        try (Connection connection = SqliteFiles.readWrite(db);
              Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE t(v TEXT)");
             char[] filler = new char[1000];

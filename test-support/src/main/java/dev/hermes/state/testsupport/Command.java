@@ -1,5 +1,6 @@
 package dev.hermes.state.testsupport;
 
+import java.io.File;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,11 +49,24 @@ public final class Command {
 
     /** {@code java jvmOptions -cp <this test run's class path> main args}. */
     public static Command java(List<String> jvmOptions, Class<?> main, String... args) {
+        return javaOn(testClassPath(), jvmOptions, main, args);
+    }
+
+    /** The entries of this test run's class path, in order. */
+    public static List<String> testClassPath() {
+        return List.of(System.getProperty("java.class.path").split(File.pathSeparator));
+    }
+
+    /**
+     * {@code java jvmOptions -cp classPath main args}: a class path the test chose, such as its own
+     * ({@link #testClassPath()}) without the jars a user may leave out.
+     */
+    public static Command javaOn(List<String> classPath, List<String> jvmOptions, Class<?> main, String... args) {
         List<String> argv = new ArrayList<>();
         argv.add(javaLauncher());
         argv.addAll(jvmOptions);
         argv.add("-cp");
-        argv.add(System.getProperty("java.class.path"));
+        argv.add(String.join(File.pathSeparator, classPath));
         argv.add(main.getName());
         argv.addAll(List.of(args));
         return of(argv);

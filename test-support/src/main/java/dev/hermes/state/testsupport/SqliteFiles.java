@@ -86,6 +86,16 @@ public final class SqliteFiles {
         return rows.get(0).get(0);
     }
 
+    /** The first column of every row a query answers, as text (null stays null), on a read-only connection. */
+    public static List<@Nullable String> column(Path db, String sql, Object... parameters) throws SQLException {
+        List<@Nullable String> values = new ArrayList<>();
+        for (List<Object> row : rows(db, sql, parameters)) {
+            Object value = row.get(0);
+            values.add(value == null ? null : value.toString());
+        }
+        return values;
+    }
+
     /** {@link #single} as a whole number. */
     public static long number(Path db, String sql, Object... parameters) throws SQLException {
         Object value = single(db, sql, parameters);

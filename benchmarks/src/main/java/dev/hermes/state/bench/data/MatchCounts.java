@@ -2,7 +2,7 @@ package dev.hermes.state.bench.data;
 
 import dev.hermes.state.bench.data.SearchCases.SearchCase;
 import dev.hermes.state.RetryPolicy;
-import dev.hermes.state.sqlite.SqliteFile;
+import dev.hermes.state.sqlite.SqliteConnections;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,7 +30,7 @@ public final class MatchCounts {
     /** Indexes {@code contents} in a temporary FTS5 table (default tokenizer, as in state.db) under {@code scratchFolder}. */
     public static Map<String, Long> ofContents(List<String> contents, Path scratchFolder) throws Exception {
         Path file = Files.createTempFile(scratchFolder, "match-counts", ".db");
-        try (Connection connection = SqliteFile.open(file, RetryPolicy.HERMES, false)) {
+        try (Connection connection = SqliteConnections.open(file, RetryPolicy.HERMES, false)) {
             try (Statement statement = connection.createStatement()) {
                 statement.execute("PRAGMA journal_mode=OFF");
                 statement.execute("PRAGMA synchronous=OFF");
@@ -53,7 +53,7 @@ public final class MatchCounts {
 
     /** The counts in a state.db, on a plain read-only connection. */
     public static Map<String, Long> inDatabase(Path stateDb) throws SQLException {
-        try (Connection connection = SqliteFile.open(stateDb, RetryPolicy.HERMES, true)) {
+        try (Connection connection = SqliteConnections.open(stateDb, RetryPolicy.HERMES, true)) {
             return count(connection);
         }
     }

@@ -7,7 +7,7 @@ import dev.hermes.state.bench.raw.RawJdbcStore;
 import dev.hermes.state.bench.raw.RawStore;
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.migrations.Migrator;
-import dev.hermes.state.sqlite.SqliteFile;
+import dev.hermes.state.sqlite.SqliteConnections;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -80,7 +80,7 @@ public final class SqliteDatabases implements RunDatabases {
             Migrator.create().toVersion(schemaVersion).migrate(template);
         }
         Path copy = file(place);
-        try (Connection connection = SqliteFile.open(template, RetryPolicy.HERMES, true);
+        try (Connection connection = SqliteConnections.open(template, RetryPolicy.HERMES, true);
              PreparedStatement vacuum = connection.prepareStatement("VACUUM INTO ?")) {
             vacuum.setString(1, copy.toAbsolutePath().toString());
             vacuum.execute();
@@ -90,7 +90,7 @@ public final class SqliteDatabases implements RunDatabases {
 
     @Override
     public Connection plainConnection(String place, boolean readOnly) throws SQLException {
-        return SqliteFile.open(file(place), RetryPolicy.HERMES, readOnly);
+        return SqliteConnections.open(file(place), RetryPolicy.HERMES, readOnly);
     }
 
     @Override

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.RetryPolicy;
-import dev.hermes.state.sqlite.SqliteFile;
+import dev.hermes.state.sqlite.SqliteConnections;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -121,7 +121,7 @@ public final class RawJdbcStore implements RawStore {
      * {@code PRAGMA wal_checkpoint(PASSIVE)} after every that many commits (docs/behaviour.md#contention says 50).
      */
     public static RawJdbcStore open(Path file, int checkpointEvery) throws SQLException {
-        Connection connection = SqliteFile.open(file, RetryPolicy.HERMES, false);
+        Connection connection = SqliteConnections.open(file, RetryPolicy.HERMES, false);
         try (Statement statement = connection.createStatement()) {
             statement.execute("PRAGMA journal_mode=WAL");
         }

@@ -10,6 +10,7 @@ import dev.hermes.state.bench.workload.W1Ingest;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.migrations.Migrator;
+import dev.hermes.state.testsupport.SqliteFiles;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -17,7 +18,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
@@ -71,7 +71,7 @@ class RawJdbcStoreTest {
         assertEquals(120, result.creates().count());
         assertEquals(10, result.slices().size());
         assertTrue(result.slices().stream().allMatch(slice -> slice.dbBytes() > 0 && slice.msgsPerS() > 0));
-        try (Connection plain = DriverManager.getConnection("jdbc:sqlite:" + db);
+        try (Connection plain = SqliteFiles.readWrite(db);
              Statement statement = plain.createStatement()) {
             assertEquals(1440, single(statement, "SELECT count(*) FROM messages"));
             assertEquals(1440, single(statement, "SELECT sum(message_count) FROM sessions"));
@@ -118,7 +118,7 @@ class RawJdbcStoreTest {
         try (RawJdbcStore raw = RawJdbcStore.open(db)) {
             List<RawJdbcStore.Hit> hits = raw.search("quasar", 20);
             assertEquals(20, hits.size());
-            try (Connection plain = DriverManager.getConnection("jdbc:sqlite:" + db);
+            try (Connection plain = SqliteFiles.readWrite(db);
                  Statement statement = plain.createStatement()) {
                 for (RawJdbcStore.Hit hit : hits) {
                     assertTrue(hit.snippet().contains(">>>quasar<<<"), hit.snippet());

@@ -2,7 +2,7 @@ package dev.hermes.state.cli.launch;
 
 import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.db.tables.Messages;
-import dev.hermes.state.sqlite.SqliteFile;
+import dev.hermes.state.sqlite.SqliteConnections;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
@@ -55,7 +55,7 @@ public final class StartupWarmup {
     private static void run() {
         try {
             DSLContext dsl = DSL.using(SQLDialect.SQLITE);
-            SqliteFile.config(RetryPolicy.HERMES, true);
+            SqliteConnections.config(RetryPolicy.HERMES, true);
             dsl.render(listingShapedQuery());
         } catch (RuntimeException | LinkageError ignored) {
             // the command's own use of these classes reports the problem

@@ -2,6 +2,7 @@ package dev.hermes.state.cli.command;
 
 import dev.hermes.state.cli.HermesStateCli;
 import dev.hermes.state.testsupport.Fixtures;
+import dev.hermes.state.testsupport.SqliteFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.Statement;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -51,7 +51,7 @@ class BackupCommandTest {
         assertEquals("hermes-state: " + target.toAbsolutePath() + " already exists: bring that backup up to date with"
                 + " --incremental, or replace it with --force\n", again.err());
 
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+        try (Connection connection = SqliteFiles.readWrite(db);
              Statement statement = connection.createStatement()) {
             statement.execute("INSERT INTO messages (session_id, role, content, timestamp) VALUES"
                     + " ('20260310_090000_8520da', 'user', 'after the backup', 2000000000)");

@@ -2,6 +2,7 @@ package dev.hermes.state.cli.command;
 
 import dev.hermes.state.cli.HermesStateCli;
 import dev.hermes.state.testsupport.Fixtures;
+import dev.hermes.state.testsupport.SqliteFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 
@@ -43,7 +43,7 @@ class MaintenanceCommandsTest {
         assertEquals(0, clean.code(), clean.out());
         assertTrue(clean.out().endsWith("All checks passed.\n"), clean.out());
 
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+        try (Connection connection = SqliteFiles.readWrite(file);
              Statement statement = connection.createStatement()) {
             statement.execute("UPDATE sessions SET tool_call_count = tool_call_count + 1");
             statement.execute("DROP TRIGGER messages_fts_trigram_delete");

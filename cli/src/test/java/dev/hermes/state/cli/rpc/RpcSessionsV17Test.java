@@ -2,6 +2,7 @@ package dev.hermes.state.cli.rpc;
 
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.json.PythonJson;
+import dev.hermes.state.testsupport.SqliteFiles;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -157,7 +158,7 @@ class RpcSessionsV17Test {
         call("append_message", "{\"session_id\": \"orphan\", \"role\": \"tool\", \"content\": \"step 1\","
                 + " \"tool_name\": \"terminal\"}");
         store.close();
-        try (java.sql.Connection connection = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("state.db"));
+        try (java.sql.Connection connection = SqliteFiles.readWrite(dir.resolve("state.db"));
              java.sql.Statement statement = connection.createStatement()) {
             statement.execute("UPDATE schema_version SET version = 15");
         }

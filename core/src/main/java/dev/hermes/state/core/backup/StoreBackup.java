@@ -13,6 +13,7 @@ import dev.hermes.state.core.model.BackupOptions;
 import dev.hermes.state.core.model.BackupReport;
 import dev.hermes.state.sqlite.SqliteErrors;
 import dev.hermes.state.sqlite.SqliteFile;
+import dev.hermes.state.sqlite.SqliteHeaders;
 
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -122,7 +123,7 @@ public final class StoreBackup {
             return new BackupReport(target, manifest, snapshot.rows(), snapshot.checksum(), size(target),
                     verdict.fullText(), null, Duration.ofNanos(copied - start), Duration.ofNanos(verified - copied));
         } catch (SQLException failure) {
-            throw SqliteErrors.FAILURES.translate(SqliteFile.refusal(source, failure), "backing up " + source + " to " + target);
+            throw SqliteErrors.FAILURES.translate(SqliteHeaders.refusal(source, failure), "backing up " + source + " to " + target);
         } finally {
             if (!published) {
                 SqliteFile.deleteWithCompanions(built);
@@ -297,7 +298,7 @@ public final class StoreBackup {
      * matching, when it cannot be read here).
      */
     private static long changeCounter(Path file) {
-        return SqliteFile.changeCounter(file).orElse(-1L);
+        return SqliteHeaders.changeCounter(file).orElse(-1L);
     }
 
     private static long size(Path file) {

@@ -14,6 +14,7 @@ import dev.hermes.state.core.connection.Database;
 import dev.hermes.state.core.connection.LentConnections;
 import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.postgresql.PostgresErrors;
+import dev.hermes.state.migrations.PostgresSupport;
 import dev.hermes.state.migrations.StoreLocation;
 import dev.hermes.state.postgresql.PostgresLocation;
 import dev.hermes.state.sqlite.SqliteErrors;
@@ -83,6 +84,7 @@ public final class Opening {
         try (Connection connection = connect(dataSource)) {
             product = connection.getMetaData().getDatabaseProductName();
             if (POSTGRESQL.equals(product)) {
+                PostgresSupport.requireForStore();
                 prepareSchema(config, () -> migrator.migrate(connection, schema).toVersion(),
                         () -> migrator.checkReadable(connection, schema));
             } else if (config.schema() != null) {
@@ -92,7 +94,8 @@ public final class Opening {
             }
         } catch (SQLException e) {
             String what = "opening the application's DataSource";
-            throw POSTGRESQL.equals(product) ? PostgresErrors.translate(e, what) : SqliteErrors.FAILURES.translate(e, what);
+            throw POSTGRESQL.equals(product) && PostgresSupport.isPresent()
+                    ? PostgresErrors.translate(e, what) : SqliteErrors.FAILURES.translate(e, what);
         }
         boolean postgres = POSTGRESQL.equals(product);
         Backend backend = postgres ? new PostgresBackend(schema, config.retryPolicy()) : new SqliteBackend(config.retryPolicy());
@@ -115,7 +118,8 @@ public final class Opening {
             if (e instanceof HermesStateException typed) {
                 throw typed;
             }
-            if (PostgresErrors.isConnectionFailure(e)) {
+            // without the PostgreSQL module (a class path for files) the failure is typed as SQLite's
+            if (PostgresSupport.isPresent() && PostgresErrors.isConnectionFailure(e)) {
                 throw new StateIOException("Cannot connect while " + what + ": " + e.getMessage(), e);
             }
             throw SqliteErrors.FAILURES.translate(e, what);
@@ -127,6 +131,7 @@ public final class Opening {
      * migrator's own connection, then served by the store's pools; nothing of the pools is connected yet.
      */
     private static Database openServer(Migrator migrator, String url, StoreConfig config) {
+        PostgresSupport.requireForStore();
         PostgresLocation location = StoreLocation.parse(url, config.schema()).server();
         PostgresLocation store = location;
         prepareSchema(config, () -> migrator.migrate(store).toVersion(), () -> migrator.checkReadable(store));

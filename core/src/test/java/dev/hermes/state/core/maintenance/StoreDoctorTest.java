@@ -5,6 +5,7 @@ import dev.hermes.state.core.model.DoctorReport;
 import dev.hermes.state.core.model.Finding;
 import dev.hermes.state.core.model.RepairReport;
 import dev.hermes.state.testsupport.Fixtures;
+import dev.hermes.state.testsupport.SqliteFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -14,17 +15,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Objects;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -56,7 +55,7 @@ class StoreDoctorTest {
     void driftedCountersAreNamedAndRecounted() throws Exception {
         Path file = Fixtures.copy("state-v17.db", dir);
         String session = firstSessionWithMessages(file);
-        long messages = queryLong(file, "SELECT message_count FROM sessions WHERE id = '" + session + "'");
+        long messages = SqliteFiles.number(file, "SELECT message_count FROM sessions WHERE id = '" + session + "'");
         execute(file, "UPDATE sessions SET message_count = message_count + 7, tool_call_count = 99 WHERE id = '" + session + "'");
         DoctorReport report = StoreDoctor.forFile(file).check();
         assertEquals(List.of("counters.message_count", "counters.tool_call_count"), report.problemCodes());
@@ -66,11 +65,11 @@ class StoreDoctorTest {
         RepairReport repaired = StoreDoctor.forFile(file).withClock(CLOCK).repair(false);
         assertEquals(List.of("recount message_count and tool_call_count from the rows"), repaired.actions());
         assertEquals(List.of(), repaired.remaining());
-        assertEquals(messages, queryLong(file, "SELECT message_count FROM sessions WHERE id = '" + session + "'"));
+        assertEquals(messages, SqliteFiles.number(file, "SELECT message_count FROM sessions WHERE id = '" + session + "'"));
         Path backup = Path.of(file + ".bak-20261202T060000Z");
         assertEquals(backup.toString(), repaired.backup());
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(backup)));
-        assertEquals(messages + 7, queryLong(backup, "SELECT message_count FROM sessions WHERE id = '" + session + "'"));
+        assertEquals(messages + 7, SqliteFiles.number(backup, "SELECT message_count FROM sessions WHERE id = '" + session + "'"));
     }
 
     @ParameterizedTest
@@ -92,18 +91,18 @@ class StoreDoctorTest {
         assertTrue(dryRun.dryRun());
         assertTrue(dryRun.actions().contains("create trigger messages_fts_insert as version "
                 + report.schemaVersion() + " defines it"), dryRun.actions().toString());
-        assertEquals(0, queryLong(file, "SELECT count(*) FROM sqlite_master WHERE name = 'messages_fts_insert'"));
+        assertEquals(0, SqliteFiles.number(file, "SELECT count(*) FROM sqlite_master WHERE name = 'messages_fts_insert'"));
 
         RepairReport repaired = StoreDoctor.forFile(file).withClock(CLOCK).repair(false);
         assertEquals(List.of(), repaired.remaining(), repaired.after().toString());
-        assertEquals(1, queryLong(file, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'zanzibarquokka'"));
+        assertEquals(1, SqliteFiles.number(file, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'zanzibarquokka'"));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"state-v6.db", "state-v17.db"})
     void aDeletedFullTextSegmentIsNamedAndRebuilt(String fixture) throws SQLException {
         Path file = Fixtures.copy(fixture, dir);
-        long hits = queryLong(file, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'the'");
+        long hits = SqliteFiles.number(file, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'the'");
         execute(file, "DELETE FROM messages_fts_data WHERE id = (SELECT max(id) FROM messages_fts_data WHERE id > 10)");
         DoctorReport report = StoreDoctor.forFile(file).check();
         assertEquals(List.of("fts.integrity"), report.problemCodes(), report.toString());
@@ -112,15 +111,15 @@ class StoreDoctorTest {
 
         RepairReport repaired = StoreDoctor.forFile(file).withClock(CLOCK).repair(false);
         assertEquals(List.of(), repaired.remaining(), repaired.after().toString());
-        assertEquals(hits, queryLong(file, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'the'"));
+        assertEquals(hits, SqliteFiles.number(file, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'the'"));
     }
 
     @Test
     void orphansMissingParentsAndCyclesAreNamedAndMendedWithoutDeletingAMessage() throws SQLException {
         Path file = Fixtures.copy("state-v17.db", dir);
-        long messages = queryLong(file, "SELECT count(*) FROM messages");
+        long messages = SqliteFiles.number(file, "SELECT count(*) FROM messages");
         String session = firstSessionWithMessages(file);
-        try (Connection connection = connect(file); Statement statement = connection.createStatement()) {
+        try (Connection connection = SqliteFiles.readWrite(file); Statement statement = connection.createStatement()) {
             statement.execute("PRAGMA foreign_keys = OFF");
             statement.execute("INSERT INTO sessions (id, source, started_at) VALUES ('cyc-a', 'cli', 1), ('cyc-b', 'cli', 2),"
                     + " ('dangling', 'cli', 3)");
@@ -137,24 +136,24 @@ class StoreDoctorTest {
 
         RepairReport repaired = StoreDoctor.forFile(file).withClock(CLOCK).repair(false);
         assertEquals(List.of(), repaired.remaining(), repaired.after().toString());
-        assertEquals(messages, queryLong(file, "SELECT count(*) FROM messages"));
-        assertEquals("recovered", queryString(file, "SELECT source FROM sessions WHERE id = 'lost-session'"));
-        assertEquals(0, queryLong(file, "SELECT count(*) FROM sessions WHERE id IN ('cyc-a', 'dangling') AND parent_session_id IS NOT NULL"));
-        assertEquals("cyc-a", queryString(file, "SELECT parent_session_id FROM sessions WHERE id = 'cyc-b'"));
+        assertEquals(messages, SqliteFiles.number(file, "SELECT count(*) FROM messages"));
+        assertEquals("recovered", SqliteFiles.text(file, "SELECT source FROM sessions WHERE id = 'lost-session'"));
+        assertEquals(0, SqliteFiles.number(file, "SELECT count(*) FROM sessions WHERE id IN ('cyc-a', 'dangling') AND parent_session_id IS NOT NULL"));
+        assertEquals("cyc-a", SqliteFiles.text(file, "SELECT parent_session_id FROM sessions WHERE id = 'cyc-b'"));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"state-v6.db", "state-v17.db"})
     void aDroppedFullTextTableIsCreatedAgainAndFilled(String fixture) throws SQLException {
         Path file = Fixtures.copy(fixture, dir);
-        long hits = queryLong(file, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'the'");
+        long hits = SqliteFiles.number(file, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'the'");
         execute(file, "DROP TABLE messages_fts");
         DoctorReport report = StoreDoctor.forFile(file).check();
         assertEquals(List.of("fts.table"), report.problemCodes(), report.toString());
         assertEquals("table messages_fts", report.problems().get(0).subject());
         RepairReport repaired = StoreDoctor.forFile(file).withClock(CLOCK).repair(false);
         assertEquals(List.of(), repaired.remaining(), repaired.after().toString());
-        assertEquals(hits, queryLong(file, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'the'"));
+        assertEquals(hits, SqliteFiles.number(file, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'the'"));
     }
 
     @Test
@@ -166,14 +165,14 @@ class StoreDoctorTest {
         assertEquals(Finding.Severity.WARNING, report.worst());
         RepairReport repaired = StoreDoctor.forFile(file).withClock(CLOCK).repair(false);
         assertEquals(List.of(), repaired.remaining());
-        assertEquals(1, queryLong(file, "SELECT count(*) FROM sqlite_master WHERE name = 'idx_messages_session_active'"));
+        assertEquals(1, SqliteFiles.number(file, "SELECT count(*) FROM sqlite_master WHERE name = 'idx_messages_session_active'"));
     }
 
     @Test
     void repairRefusesWhileAnotherConnectionHoldsTheWriteLockAndChangesNothing() throws SQLException {
         Path file = Fixtures.copy("state-v17.db", dir);
         execute(file, "UPDATE sessions SET message_count = 1000");
-        try (Connection holder = connect(file); Statement statement = holder.createStatement()) {
+        try (Connection holder = SqliteFiles.readWrite(file); Statement statement = holder.createStatement()) {
             statement.execute("BEGIN IMMEDIATE");
             BusyException refused = assertThrows(BusyException.class,
                     () -> StoreDoctor.forFile(file).withClock(CLOCK).repair(false));
@@ -181,41 +180,19 @@ class StoreDoctorTest {
             statement.execute("ROLLBACK");
         }
         assertTrue(Files.notExists(Path.of(file + ".bak-20261202T060000Z")));
-        assertEquals(queryLong(file, "SELECT count(*) FROM sessions"),
-                queryLong(file, "SELECT count(*) FROM sessions WHERE message_count = 1000"));
+        assertEquals(SqliteFiles.number(file, "SELECT count(*) FROM sessions"),
+                SqliteFiles.number(file, "SELECT count(*) FROM sessions WHERE message_count = 1000"));
     }
 
     static String firstSessionWithMessages(Path file) throws SQLException {
-        return queryString(file, "SELECT session_id FROM messages GROUP BY session_id ORDER BY count(*) DESC, session_id LIMIT 1");
-    }
-
-    static Connection connect(Path file) throws SQLException {
-        return DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
+        return Objects.requireNonNull(SqliteFiles.text(file, "SELECT session_id FROM messages GROUP BY session_id ORDER BY count(*) DESC, session_id LIMIT 1"));
     }
 
     static void execute(Path file, String... statements) throws SQLException {
-        try (Connection connection = connect(file); Statement statement = connection.createStatement()) {
+        try (Connection connection = SqliteFiles.readWrite(file); Statement statement = connection.createStatement()) {
             for (String sql : statements) {
                 statement.execute(sql);
             }
-        }
-    }
-
-    static long queryLong(Path file, String sql) throws SQLException {
-        try (Connection connection = connect(file); Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery(sql)) {
-            assertTrue(rows.next(), sql);
-            return rows.getLong(1);
-        }
-    }
-
-    static String queryString(Path file, String sql) throws SQLException {
-        try (Connection connection = connect(file); Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery(sql)) {
-            assertTrue(rows.next(), sql);
-            String value = rows.getString(1);
-            assertNotNull(value, sql);
-            return value;
         }
     }
 }

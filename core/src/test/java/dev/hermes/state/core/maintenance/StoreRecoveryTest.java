@@ -9,6 +9,7 @@ import dev.hermes.state.core.model.RecoveryReport;
 import dev.hermes.state.core.model.RecoveryReport.RowidRange;
 import dev.hermes.state.core.model.RecoveryReport.TableSalvage;
 import dev.hermes.state.testsupport.Fixtures;
+import dev.hermes.state.testsupport.SqliteFiles;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,12 +29,11 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-import static dev.hermes.state.core.maintenance.StoreDoctorTest.connect;
 import static dev.hermes.state.core.maintenance.StoreDoctorTest.execute;
-import static dev.hermes.state.core.maintenance.StoreDoctorTest.queryLong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -90,7 +90,7 @@ class StoreRecoveryTest {
         for (long page : damaged) {
             lostIds.addAll(rowids(file, page));
         }
-        long all = queryLong(file, "SELECT count(*) FROM messages");
+        long all = SqliteFiles.number(file, "SELECT count(*) FROM messages");
         damaged.forEach(page -> zero(file, page));
 
         DoctorReport report = StoreDoctor.forFile(file).check();
@@ -113,11 +113,11 @@ class StoreRecoveryTest {
         assertEquals(lostIds.size(), recovery.sessionsShort().stream().mapToLong(s -> s.counted() - s.recovered()).sum());
         assertNull(recovery.placeholder());
         assertEquals(List.of(), recovery.check().problems(), recovery.check().toString());
-        assertEquals(all - lostIds.size(), queryLong(target, "SELECT count(*) FROM messages"));
-        assertEquals(0, queryLong(target, "SELECT count(*) FROM messages WHERE id IN (" + join(lostIds) + ")"));
-        assertEquals(all - lostIds.size(), queryLong(target, "SELECT sum(message_count) FROM sessions"));
-        assertEquals(all - lostIds.size(), queryLong(target, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'lorem'"));
-        assertEquals(all, queryLong(target, "SELECT seq FROM sqlite_sequence WHERE name = 'messages'"));
+        assertEquals(all - lostIds.size(), SqliteFiles.number(target, "SELECT count(*) FROM messages"));
+        assertEquals(0, SqliteFiles.number(target, "SELECT count(*) FROM messages WHERE id IN (" + join(lostIds) + ")"));
+        assertEquals(all - lostIds.size(), SqliteFiles.number(target, "SELECT sum(message_count) FROM sessions"));
+        assertEquals(all - lostIds.size(), SqliteFiles.number(target, "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH 'lorem'"));
+        assertEquals(all, SqliteFiles.number(target, "SELECT seq FROM sqlite_sequence WHERE name = 'messages'"));
     }
 
     @Test
@@ -128,10 +128,10 @@ class StoreRecoveryTest {
         List<Long> lostRowids = rowids(file, page);
         List<String> lostSessions = new ArrayList<>();
         for (long rowid : lostRowids) {
-            lostSessions.add(StoreDoctorTest.queryString(file, "SELECT id FROM sessions WHERE rowid = " + rowid));
+            lostSessions.add(Objects.requireNonNull(SqliteFiles.text(file, "SELECT id FROM sessions WHERE rowid = " + rowid)));
         }
-        long orphaned = queryLong(file, "SELECT count(*) FROM messages WHERE session_id IN ('" + String.join("', '", lostSessions) + "')");
-        long children = queryLong(file, "SELECT count(*) FROM sessions WHERE parent_session_id IN ('"
+        long orphaned = SqliteFiles.number(file, "SELECT count(*) FROM messages WHERE session_id IN ('" + String.join("', '", lostSessions) + "')");
+        long children = SqliteFiles.number(file, "SELECT count(*) FROM sessions WHERE parent_session_id IN ('"
                 + String.join("', '", lostSessions) + "') AND id NOT IN ('" + String.join("', '", lostSessions) + "')");
         zero(file, page);
 
@@ -149,7 +149,7 @@ class StoreRecoveryTest {
         assertEquals(inspected.orphanMessages(), recovery.orphanMessages());
         assertEquals((long) SESSIONS * MESSAGES_PER_SESSION, recovery.messages().recovered());
         assertEquals(children, recovery.parentsDropped().size());
-        assertEquals(orphaned, queryLong(target, "SELECT message_count FROM sessions WHERE id = 'recovered-orphans-20261202-060000'"));
+        assertEquals(orphaned, SqliteFiles.number(target, "SELECT message_count FROM sessions WHERE id = 'recovered-orphans-20261202-060000'"));
         assertEquals(List.of(), recovery.check().problems(), recovery.check().toString());
     }
 
@@ -165,8 +165,8 @@ class StoreRecoveryTest {
             }
         }
         assertTrue(leafPages(file, "sessions").stream().allMatch(p -> p < cut), "the sessions lie before the cut");
-        long all = queryLong(file, "SELECT count(*) FROM messages");
-        long pageSize = queryLong(file, "PRAGMA page_size");
+        long all = SqliteFiles.number(file, "SELECT count(*) FROM messages");
+        long pageSize = SqliteFiles.number(file, "PRAGMA page_size");
         try (RandomAccessFile raw = new RandomAccessFile(file.toFile(), "rw")) {
             raw.setLength((cut - 1) * pageSize);
         }
@@ -227,7 +227,7 @@ class StoreRecoveryTest {
         List<Long> leaves = leafPages(file, "state_meta");
         long page = leaves.get(leaves.size() / 2);
         TreeSet<Long> lostRowids = new TreeSet<>(rowids(file, page));
-        long all = queryLong(file, "SELECT count(*) FROM state_meta");
+        long all = SqliteFiles.number(file, "SELECT count(*) FROM state_meta");
         Map<String, String> expected = contents(file, "state_meta", " WHERE rowid NOT IN (" + join(lostRowids) + ")");
         zero(file, page);
 
@@ -244,10 +244,10 @@ class StoreRecoveryTest {
     private Path v17WithSmallTables() throws SQLException {
         Path file = Fixtures.copy("state-v17.db", dir);
         StateRepository.open(file).close();
-        String session = StoreDoctorTest.queryString(file, "SELECT session_id FROM messages ORDER BY id LIMIT 1");
-        String other = StoreDoctorTest.queryString(file, "SELECT id FROM sessions WHERE id <> '" + session + "' ORDER BY id LIMIT 1");
-        long first = queryLong(file, "SELECT min(id) FROM messages WHERE session_id = '" + session + "'");
-        long second = queryLong(file, "SELECT min(id) FROM messages WHERE session_id = '" + session + "' AND id > " + first);
+        String session = Objects.requireNonNull(SqliteFiles.text(file, "SELECT session_id FROM messages ORDER BY id LIMIT 1"));
+        String other = Objects.requireNonNull(SqliteFiles.text(file, "SELECT id FROM sessions WHERE id <> '" + session + "' ORDER BY id LIMIT 1"));
+        long first = SqliteFiles.number(file, "SELECT min(id) FROM messages WHERE session_id = '" + session + "'");
+        long second = SqliteFiles.number(file, "SELECT min(id) FROM messages WHERE session_id = '" + session + "' AND id > " + first);
         execute(file,
                 "INSERT INTO state_meta (key, value) VALUES ('goal:recovery-test', '{\"status\": \"active\"}'), ('note', NULL)",
                 "INSERT INTO compression_locks (session_id, holder, acquired_at, expires_at) VALUES ('" + other
@@ -268,7 +268,7 @@ class StoreRecoveryTest {
      */
     private static Map<String, String> contents(Path file, String table, String where) throws SQLException {
         Map<String, String> rows = new TreeMap<>();
-        try (Connection connection = connect(file); Statement statement = connection.createStatement();
+        try (Connection connection = SqliteFiles.readWrite(file); Statement statement = connection.createStatement();
              ResultSet result = statement.executeQuery("SELECT * FROM " + table + where)) {
             int columns = result.getMetaData().getColumnCount();
             while (result.next()) {
@@ -291,7 +291,7 @@ class StoreRecoveryTest {
     /** The table's leaf pages, in page order, from SQLite's dbstat table. */
     private static List<Long> leafPages(Path file, String table) throws SQLException {
         List<Long> pages = new ArrayList<>();
-        try (Connection connection = connect(file); Statement statement = connection.createStatement();
+        try (Connection connection = SqliteFiles.readWrite(file); Statement statement = connection.createStatement();
              ResultSet rows = statement.executeQuery("SELECT pageno FROM dbstat WHERE name = '" + table
                      + "' AND pagetype = 'leaf' ORDER BY pageno")) {
             while (rows.next()) {
@@ -304,7 +304,7 @@ class StoreRecoveryTest {
 
     /** The rowids of a table b-tree leaf page, read from its cells (sqlite.org/fileformat.html). */
     private static List<Long> rowids(Path file, long page) throws IOException, SQLException {
-        int pageSize = (int) queryLong(file, "PRAGMA page_size");
+        int pageSize = (int) SqliteFiles.number(file, "PRAGMA page_size");
         byte[] bytes = new byte[pageSize];
         try (RandomAccessFile raw = new RandomAccessFile(file.toFile(), "r")) {
             raw.seek((page - 1) * pageSize);
@@ -340,7 +340,7 @@ class StoreRecoveryTest {
 
     private static void zero(Path file, long page) {
         try (RandomAccessFile raw = new RandomAccessFile(file.toFile(), "rw")) {
-            int pageSize = (int) queryLong(file, "PRAGMA page_size");
+            int pageSize = (int) SqliteFiles.number(file, "PRAGMA page_size");
             raw.seek((page - 1) * pageSize);
             raw.write(new byte[pageSize]);
         } catch (IOException | SQLException e) {

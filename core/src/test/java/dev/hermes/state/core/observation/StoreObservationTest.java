@@ -5,6 +5,7 @@ import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.TestStores;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.model.SearchQuery;
+import dev.hermes.state.testsupport.SqliteFiles;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
@@ -18,7 +19,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -122,7 +122,7 @@ class StoreObservationTest {
         try (StateRepository store = StateRepository.builder().path(file).observationRegistry(observations)
                 .meterRegistry(meters).busyTimeout(Duration.ofMillis(20)).maxAttempts(3)
                 .backoff(Duration.ofMillis(1), Duration.ofMillis(2)).build();
-             Connection other = DriverManager.getConnection("jdbc:sqlite:" + file);
+             Connection other = SqliteFiles.readWrite(file);
              Statement lock = other.createStatement()) {
             // another process's write transaction holds the file's lock for the whole test
             lock.execute("BEGIN IMMEDIATE");

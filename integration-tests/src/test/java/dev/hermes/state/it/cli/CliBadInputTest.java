@@ -2,6 +2,7 @@ package dev.hermes.state.it.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hermes.state.testsupport.Fixtures;
+import dev.hermes.state.testsupport.SqliteFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -10,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.List;
 
@@ -156,7 +156,7 @@ class CliBadInputTest {
     }
 
     private static void setVersion(Path db, int version) throws Exception {
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + db);
+        try (Connection connection = SqliteFiles.readWrite(db);
              Statement statement = connection.createStatement()) {
             statement.executeUpdate("UPDATE schema_version SET version = " + version);
         }
@@ -182,7 +182,7 @@ class CliBadInputTest {
         assertTrue(failsUnchanged(cli, empty, "--db", empty.toString(), "sessions", "list").contains("empty"));
 
         Path other = dir.resolve("other.db");
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + other);
+        try (Connection connection = SqliteFiles.readWrite(other);
              Statement statement = connection.createStatement()) {
             statement.executeUpdate("CREATE TABLE invoices (id INTEGER PRIMARY KEY, amount REAL)");
         }

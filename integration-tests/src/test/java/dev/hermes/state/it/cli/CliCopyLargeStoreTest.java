@@ -6,6 +6,7 @@ import dev.hermes.state.testsupport.ChildProcess;
 import dev.hermes.state.testsupport.Command;
 import dev.hermes.state.testsupport.Fixtures;
 import dev.hermes.state.testsupport.ProcessResult;
+import dev.hermes.state.testsupport.SqliteFiles;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -79,7 +80,7 @@ class CliCopyLargeStoreTest {
             assertTrue(copy.isAlive(), "still copying when killed: " + copy.transcript());
             copy.kill();
         }
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + target)) {
+        try (Connection connection = SqliteFiles.readWrite(target)) {
             long sessions = single(connection, "SELECT count(*) FROM sessions");
             assertTrue(sessions >= copiedBeforeKill && sessions < ALL_SESSIONS, sessions + " sessions after the kill");
             // whole sessions only: each has every message its source counts
@@ -178,7 +179,7 @@ class CliCopyLargeStoreTest {
     private static void fill(Path file) throws SQLException {
         String filler = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore "
                 .repeat(6);
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file)) {
+        try (Connection connection = SqliteFiles.readWrite(file)) {
             connection.setAutoCommit(false);
             try (PreparedStatement session = connection.prepareStatement(
                     "INSERT INTO sessions (id, source, started_at, message_count) VALUES (?, 'cli', ?, ?)");

@@ -3,6 +3,7 @@ package dev.hermes.state.it.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hermes.state.testsupport.Fixtures;
 import dev.hermes.state.testsupport.PostgresTestSchema;
+import dev.hermes.state.testsupport.SqliteFiles;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -106,7 +107,7 @@ class CliCopyPostgresTest {
     /** Every row of a query on a file, each value as its type and bytes. */
     private static List<String> dump(Path file, String sql) throws Exception {
         List<String> result = new java.util.ArrayList<>();
-        try (var connection = java.sql.DriverManager.getConnection("jdbc:sqlite:" + file);
+        try (var connection = SqliteFiles.readWrite(file);
              var statement = connection.createStatement(); var rows = statement.executeQuery(sql)) {
             int width = rows.getMetaData().getColumnCount();
             while (rows.next()) {

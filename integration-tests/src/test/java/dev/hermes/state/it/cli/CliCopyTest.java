@@ -3,6 +3,7 @@ package dev.hermes.state.it.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hermes.state.testsupport.Fixtures;
 import dev.hermes.state.testsupport.ProcessResult;
+import dev.hermes.state.testsupport.SqliteFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -11,7 +12,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.List;
 
@@ -144,7 +144,7 @@ class CliCopyTest {
                 cli.run("copy", "--from", src, "--to", dir.toString()).userError(Cli.PROGRAM));
 
         Path newer = Fixtures.copy("state-v6.db", folder("newer"));
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + newer);
+        try (Connection connection = SqliteFiles.readWrite(newer);
              Statement statement = connection.createStatement()) {
             statement.executeUpdate("UPDATE schema_version SET version = 18");
             // a column of a later agent, with a value: what a copy would lose
@@ -183,7 +183,7 @@ class CliCopyTest {
         Cli cli = new Cli(dir);
         Path source = Fixtures.copy("state-v6.db", folder("source"));
         cli.run("--db", source.toString(), "migrate").ok();
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + source);
+        try (Connection connection = SqliteFiles.readWrite(source);
              Statement statement = connection.createStatement()) {
             statement.executeUpdate("UPDATE messages SET content = CAST(x'6869C328' AS TEXT) WHERE id = 30");
         }
@@ -194,7 +194,7 @@ class CliCopyTest {
                 cli.run("copy", "--from", source.toString(), "--to", target.toString()).userError(Cli.PROGRAM));
         assertFalse(Files.exists(target), "a refused copy leaves no new target behind");
 
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + source);
+        try (Connection connection = SqliteFiles.readWrite(source);
              Statement statement = connection.createStatement()) {
             statement.executeUpdate("UPDATE messages SET content = 'fixed' WHERE id = 30");
             statement.executeUpdate("UPDATE sessions SET parent_session_id = 'ghost' WHERE id = '20260310_125900_7d739b'");

@@ -7,6 +7,7 @@ import dev.hermes.state.testsupport.ChildProcess;
 import dev.hermes.state.testsupport.Command;
 import dev.hermes.state.testsupport.ProcessResult;
 import dev.hermes.state.testsupport.Python;
+import dev.hermes.state.testsupport.SqliteFiles;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -16,7 +17,6 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
@@ -186,7 +186,7 @@ class ContentionTest {
     }
 
     private static void checkIntegrity(Path file) throws Exception {
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+        try (Connection connection = SqliteFiles.readWrite(file);
              Statement statement = connection.createStatement()) {
             try (ResultSet rows = statement.executeQuery("PRAGMA integrity_check")) {
                 rows.next();

@@ -3,6 +3,7 @@ package dev.hermes.state.it.core;
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.testsupport.Command;
 import dev.hermes.state.testsupport.ProcessResult;
+import dev.hermes.state.testsupport.SqliteFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -11,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.util.List;
 import java.time.Duration;
@@ -66,7 +66,7 @@ class ExportMemoryTest {
 
     /** The data set, written straight with JDBC in one transaction (the export is under test, not the append path). */
     private static void fill(Path file) throws Exception {
-        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file)) {
+        try (Connection connection = SqliteFiles.readWrite(file)) {
             connection.setAutoCommit(false);
             try (PreparedStatement session = connection.prepareStatement(
                     "INSERT INTO sessions (id, source, started_at, message_count) VALUES (?, 'cli', ?, ?)");

@@ -1,12 +1,13 @@
 package dev.hermes.state.it.migrations;
 
+import dev.hermes.state.testsupport.SqliteFiles;
 import liquibase.database.Database;
 import liquibase.database.DatabaseFactory;
 import liquibase.database.jvm.JdbcConnection;
 import liquibase.lockservice.LockServiceFactory;
 
+import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 
 /**
  * A plain Liquibase run outside hermes-state's one-transaction scheme (a Liquibase command line, an
@@ -18,7 +19,7 @@ public final class KilledLiquibaseRunChild {
     }
 
     public static void main(String[] args) throws Exception {
-        Connection connection = DriverManager.getConnection("jdbc:sqlite:" + args[0]);
+        Connection connection = SqliteFiles.readWrite(Path.of(args[0]));
         Database database = DatabaseFactory.getInstance().findCorrectDatabaseImplementation(new JdbcConnection(connection));
         LockServiceFactory.getInstance().getLockService(database).acquireLock();
         System.out.println("locked");

@@ -4,7 +4,7 @@ import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.migrations.MigrationResult;
 import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.RetryPolicy;
-import dev.hermes.state.sqlite.SqliteFile;
+import dev.hermes.state.sqlite.SqliteConnections;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -83,7 +83,7 @@ class NewFileTest {
         try (var listing = Files.list(db.getParent())) {
             assertEquals(List.of(db), listing.toList(), "nothing but the database: no temporary or -wal file left");
         }
-        try (Connection connection = SqliteFile.open(db, RetryPolicy.HERMES, false);
+        try (Connection connection = SqliteConnections.open(db, RetryPolicy.HERMES, false);
              Statement statement = connection.createStatement()) {
             statement.execute("INSERT INTO sessions (id, source, started_at) VALUES ('s1', 'cli', 1773133200.5)");
             assertEquals("rw-------", mode(Path.of(db + "-wal")));
@@ -96,7 +96,7 @@ class NewFileTest {
         Path db = dir.resolve("state.db");
         Migrator.create().migrate(db);
         for (boolean readOnly : new boolean[] {false, true}) {
-            try (Connection connection = SqliteFile.open(db, RetryPolicy.HERMES, readOnly)) {
+            try (Connection connection = SqliteConnections.open(db, RetryPolicy.HERMES, readOnly)) {
                 assertEquals(List.of(List.of("wal")), SqliteFiles.query(connection, "PRAGMA journal_mode"));
                 assertEquals(List.of(List.of(1)), SqliteFiles.query(connection, "PRAGMA foreign_keys"));
             }
@@ -110,7 +110,7 @@ class NewFileTest {
     void ftsTriggersFollowInsertUpdateAndDelete(int version) throws Exception {
         Path db = dir.resolve("state.db");
         Migrator.create().toVersion(version).migrate(db);
-        try (Connection connection = SqliteFile.open(db, RetryPolicy.HERMES, false);
+        try (Connection connection = SqliteConnections.open(db, RetryPolicy.HERMES, false);
              Statement statement = connection.createStatement()) {
             statement.execute("INSERT INTO sessions (id, source, started_at) VALUES ('s1', 'cli', 1773133200.5)");
             try (PreparedStatement insert = connection.prepareStatement(
@@ -146,7 +146,7 @@ class NewFileTest {
     void atSeventeenBothTablesIndexToolNamesAndCallsAndTheTrigramTableFindsSubstrings() throws Exception {
         Path db = dir.resolve("state.db");
         Migrator.create().migrate(db);
-        try (Connection connection = SqliteFile.open(db, RetryPolicy.HERMES, false);
+        try (Connection connection = SqliteConnections.open(db, RetryPolicy.HERMES, false);
              Statement statement = connection.createStatement()) {
             statement.execute("INSERT INTO sessions (id, source, started_at) VALUES ('s1', 'cli', 1773133200.5)");
             statement.execute("INSERT INTO messages (session_id, role, content, tool_calls, timestamp) VALUES ('s1', 'assistant',"

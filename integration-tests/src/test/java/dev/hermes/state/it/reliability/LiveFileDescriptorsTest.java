@@ -6,6 +6,7 @@ import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.sqlite.SqliteFile;
+import dev.hermes.state.sqlite.SqliteHeaders;
 import dev.hermes.state.testsupport.ChildProcess;
 import dev.hermes.state.testsupport.Command;
 import dev.hermes.state.testsupport.MachineRequirement;
@@ -109,7 +110,7 @@ class LiveFileDescriptorsTest {
         assertTrue(migrator.status(hardLink).upToDate());
         assertTrue(migrator.migrate(symlink).fastPath());
         assertTrue(migrator.dryRun(db).fastPath());
-        assertFalse(SqliteFile.hasUnindexedWal(db));
+        assertFalse(SqliteHeaders.hasUnindexedWal(db));
         SqliteFile.checkReadable(db);
         assertTrue(SqliteFile.prepareForWriting(db));
         try (Connection application = SqliteFiles.readOnly(db); Statement statement = application.createStatement()) {

@@ -4,7 +4,7 @@ import dev.hermes.state.ErrorType;
 import dev.hermes.state.HermesStateException;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.RetryPolicy;
-import dev.hermes.state.sqlite.SqliteFile;
+import dev.hermes.state.sqlite.SqliteConnections;
 import org.jspecify.annotations.Nullable;
 import org.sqlite.SQLiteConnection;
 
@@ -113,7 +113,7 @@ public final class SqliteBackup {
      * kept) from one read snapshot, and returns that snapshot's counts and checksum.
      */
     public static Snapshot copy(Path source, Path target, RetryPolicy policy) throws SQLException {
-        try (Connection connection = SqliteFile.open(source, policy, SqliteFile.readAccess(source, policy));
+        try (Connection connection = SqliteConnections.open(source, policy, SqliteConnections.readAccess(source, policy));
              Statement statement = connection.createStatement()) {
             statement.execute("BEGIN");
             try {
@@ -136,7 +136,7 @@ public final class SqliteBackup {
      * {@code PRAGMA integrity_check}, each FTS5 table's {@code integrity-check}, counts and checksum.
      */
     public static Verdict verify(Path file, RetryPolicy policy) throws SQLException {
-        try (Connection connection = SqliteFile.open(file, policy, SqliteFile.Access.READ_WRITE)) {
+        try (Connection connection = SqliteConnections.open(file, policy, SqliteConnections.Access.READ_WRITE)) {
             strings(connection, "PRAGMA journal_mode=DELETE");
             return verdict(connection, "main");
         }
@@ -151,7 +151,7 @@ public final class SqliteBackup {
      */
     public static Changes update(Path backup, Path source, RetryPolicy policy, @Nullable Map<String, Sum> earlier,
                                  boolean verifyFull) throws SQLException {
-        try (Connection connection = SqliteFile.open(backup, policy, SqliteFile.Access.READ_WRITE);
+        try (Connection connection = SqliteConnections.open(backup, policy, SqliteConnections.Access.READ_WRITE);
              Statement statement = connection.createStatement()) {
             strings(connection, "PRAGMA journal_mode=DELETE");
             statement.execute("PRAGMA foreign_keys=OFF"); // the end state is the source's, whatever the order of the steps

@@ -7,7 +7,9 @@ import dev.hermes.state.core.model.Finding;
 import dev.hermes.state.migrations.HermesSchema;
 import dev.hermes.state.migrations.SchemaDefinitions;
 import dev.hermes.state.sqlite.SqliteErrors;
+import dev.hermes.state.sqlite.SqliteConnections;
 import dev.hermes.state.sqlite.SqliteFile;
+import dev.hermes.state.sqlite.SqliteHeaders;
 import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
@@ -77,9 +79,9 @@ public final class SqliteDoctor {
             return new DoctorReport(absolute.toString(), 0, findings);
         }
         checkWal(absolute, findings);
-        SqliteFile.headerPages(absolute).ifPresent(header -> checkFileSize(absolute, header[0], header[1], findings));
+        SqliteHeaders.headerPages(absolute).ifPresent(header -> checkFileSize(absolute, header[0], header[1], findings));
         int version = 0;
-        try (Connection connection = SqliteFile.open(absolute, policy, true)) {
+        try (Connection connection = SqliteConnections.open(absolute, policy, true)) {
             version = checkOpen(connection, absolute, findings);
         } catch (SQLException failure) {
             findings.add(Finding.error("file.open", absolute.toString(), "SQLite cannot read the file: "
@@ -150,12 +152,12 @@ public final class SqliteDoctor {
         } catch (IOException unreadable) {
             walBytes = 0;
         }
-        Optional<int[]> sizes = SqliteFile.walAndFilePageSizes(file);
+        Optional<int[]> sizes = SqliteHeaders.walAndFilePageSizes(file);
         if (sizes.isPresent() && sizes.get()[0] != sizes.get()[1]) {
             findings.add(Finding.error("wal.foreign", wal.toString(), "the log's page size is " + sizes.get()[0]
                     + ", the file's " + sizes.get()[1] + ": the log belongs to another database. Move "
                     + wal.getFileName() + " aside before anything opens the file", null));
-        } else if (walBytes > 0 && SqliteFile.hasUnindexedWal(file)) {
+        } else if (walBytes > 0 && SqliteHeaders.hasUnindexedWal(file)) {
             findings.add(Finding.warning("wal.unindexed", wal.toString(), "a log that no -shm vouches for lies beside the"
                     + " file (copied with it, or left by a crash); its frames are replayed on opening: if the file"
                     + " checks fine below, the log is its own", null));

@@ -3,6 +3,7 @@ package dev.hermes.state.core.backend.sqlite;
 import dev.hermes.state.core.backend.Backend;
 import dev.hermes.state.core.backend.ConnectionSource;
 import dev.hermes.state.RetryPolicy;
+import dev.hermes.state.sqlite.SqliteConnections;
 import dev.hermes.state.sqlite.SqliteFile;
 
 import java.nio.file.Path;
@@ -11,15 +12,15 @@ import java.sql.SQLException;
 import java.util.Optional;
 
 /**
- * The connections of a store on a state.db file, opened by the store itself through {@link SqliteFile}
+ * The connections of a store on a state.db file, opened by the store itself through {@link SqliteConnections}
  * (its file rules and the process-wide registry of live files).
  */
 public final class SqliteFileConnections implements ConnectionSource {
     private final Path file;
-    private final SqliteFile.Access readAccess;
+    private final SqliteConnections.Access readAccess;
     private final RetryPolicy retryPolicy;
 
-    private SqliteFileConnections(Path file, SqliteFile.Access readAccess, RetryPolicy retryPolicy) {
+    private SqliteFileConnections(Path file, SqliteConnections.Access readAccess, RetryPolicy retryPolicy) {
         this.file = file;
         this.readAccess = readAccess;
         this.retryPolicy = retryPolicy;
@@ -27,23 +28,23 @@ public final class SqliteFileConnections implements ConnectionSource {
 
     /**
      * The file's connections. For a read-only store, how its {@link Backend.Role#READ_ONLY} connections
-     * read the file ({@link SqliteFile#readAccess}: read-only, or as an immutable snapshot) is decided
+     * read the file ({@link SqliteConnections#readAccess}: read-only, or as an immutable snapshot) is decided
      * here, once, so that every connection of the store agrees.
      */
     public static SqliteFileConnections of(Path file, boolean readOnly, RetryPolicy retryPolicy) {
-        SqliteFile.Access readAccess = readOnly ? SqliteFile.readAccess(file, retryPolicy) : SqliteFile.Access.READ_ONLY;
+        SqliteConnections.Access readAccess = readOnly ? SqliteConnections.readAccess(file, retryPolicy) : SqliteConnections.Access.READ_ONLY;
         return new SqliteFileConnections(file, readAccess, retryPolicy);
     }
 
     /** True when the read-only connections read the file as an immutable snapshot. */
     public boolean isImmutableSnapshot() {
-        return readAccess == SqliteFile.Access.SNAPSHOT;
+        return readAccess == SqliteConnections.Access.SNAPSHOT;
     }
 
     /** For {@link Backend.Role#READ_ONLY} the file is opened in SQLite's read-only mode (or as a snapshot). */
     @Override
     public Connection open(Backend.Role role) throws SQLException {
-        return SqliteFile.open(file, retryPolicy, role == Backend.Role.READ_ONLY ? readAccess : SqliteFile.Access.READ_WRITE);
+        return SqliteConnections.open(file, retryPolicy, role == Backend.Role.READ_ONLY ? readAccess : SqliteConnections.Access.READ_WRITE);
     }
 
     @Override

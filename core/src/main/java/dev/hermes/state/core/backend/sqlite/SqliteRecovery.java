@@ -12,6 +12,7 @@ import dev.hermes.state.core.model.RecoveryReport.TableAccount;
 import dev.hermes.state.core.model.RecoveryReport.TableSalvage;
 import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.sqlite.SqliteErrors;
+import dev.hermes.state.sqlite.SqliteConnections;
 import dev.hermes.state.sqlite.SqliteFile;
 import org.jspecify.annotations.Nullable;
 
@@ -107,7 +108,7 @@ public final class SqliteRecovery {
             try {
                 if (!inspectOnly) {
                     Migrator.create().toVersion(targetVersion).migrate(target);
-                    writer = SqliteFile.open(target, policy, false);
+                    writer = SqliteConnections.open(target, policy, false);
                     List<String> targetSessions = SqliteDoctor.columns(writer, "sessions").stream().toList();
                     targetMessageColumns = messageColumns.stream().filter(SqliteDoctor.columns(writer, "messages")::contains).toList();
                     List<String> common = sessionColumns.stream().filter(targetSessions::contains).toList();
@@ -222,7 +223,7 @@ public final class SqliteRecovery {
         } catch (IOException e) {
             log = true;
         }
-        return SqliteFile.openForSalvage(source, !log);
+        return SqliteConnections.openForSalvage(source, !log);
     }
 
     private static List<String> columns(Connection reader, String table, Path source) {

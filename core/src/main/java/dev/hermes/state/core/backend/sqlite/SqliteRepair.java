@@ -9,7 +9,7 @@ import dev.hermes.state.core.model.Finding;
 import dev.hermes.state.core.model.RepairReport;
 import dev.hermes.state.migrations.SchemaDefinitions;
 import dev.hermes.state.sqlite.SqliteErrors;
-import dev.hermes.state.sqlite.SqliteFile;
+import dev.hermes.state.sqlite.SqliteConnections;
 import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
@@ -77,7 +77,7 @@ public final class SqliteRepair {
         }
         RetryPolicy shortWait = policy.withBusyTimeout(LOCK_WAIT).withMaxAttempts(1);
         String backup;
-        try (Connection writer = SqliteFile.open(absolute, shortWait, false)) {
+        try (Connection writer = SqliteConnections.open(absolute, shortWait, false)) {
             lock(writer, absolute);
             try {
                 backup = backUp(absolute, shortWait, clock);
@@ -132,7 +132,7 @@ public final class SqliteRepair {
             throw new StateIOException("Cannot create the backup " + backup + " beside the file: " + e.getMessage()
                     + "; repair changed nothing", e);
         }
-        try (Connection reader = SqliteFile.open(file, policy, true); Statement statement = reader.createStatement()) {
+        try (Connection reader = SqliteConnections.open(file, policy, true); Statement statement = reader.createStatement()) {
             statement.executeUpdate("backup to " + backup);
         }
         return backup.toString();

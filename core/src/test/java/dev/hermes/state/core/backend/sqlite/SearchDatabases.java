@@ -9,7 +9,7 @@ import dev.hermes.state.core.model.SearchQuery;
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.RetryPolicy;
-import dev.hermes.state.sqlite.SqliteFile;
+import dev.hermes.state.sqlite.SqliteConnections;
 import dev.hermes.state.testsupport.Fixtures;
 
 import java.nio.file.Path;
@@ -39,7 +39,7 @@ final class SearchDatabases {
     }
 
     static Connection open(Path file) throws SQLException {
-        return SqliteFile.open(file, RetryPolicy.HERMES, false);
+        return SqliteConnections.open(file, RetryPolicy.HERMES, false);
     }
 
     /** The search of the tests: one instance, so that its statements are rendered once, as in a store. */
