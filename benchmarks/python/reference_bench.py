@@ -1171,8 +1171,8 @@ def compare(java_file: Path, python_file: Path, out: Any) -> int:
     rows.append(("W1 batch", "msgs/s, one call per session", get(raw, "W1_batch.ours_append_messages.msgs_per_s"),
                  get(raw, "W1_batch.raw_jdbc_batch.msgs_per_s"), None, "higher"))
     for c in CATEGORIES:
-        row(f"W2 search {c}", "pass-2 p50 ms", f"W2_search.pass2.{c}.p50_ms", f"pass2.{c}.p50_ms", "lower")
-        row(f"W2 search {c}", "pass-2 p95 ms", f"W2_search.pass2.{c}.p95_ms", f"pass2.{c}.p95_ms", "lower")
+        row(f"W2 search {c}", "pass-2 p50 ms", f"W2_search.pass2.{c}.p50_ms", f"W2_search.pass2.{c}.p50_ms", "lower")
+        row(f"W2 search {c}", "pass-2 p95 ms", f"W2_search.pass2.{c}.p95_ms", f"W2_search.pass2.{c}.p95_ms", "lower")
     for o in get(java, "W3_list.offsets") or []:
         row("W3 list_sessions_rich", f"offset {o} p50 ms", f"W3_list.list_sessions_rich.{o}.p50_ms", None, "lower")
     for o in get(java, "W3_list.offsets") or []:
