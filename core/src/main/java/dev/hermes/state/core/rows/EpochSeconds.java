@@ -33,9 +33,9 @@ public final class EpochSeconds {
      */
     public static double seconds(Duration length) {
         if (length.getNano() == 0) {
-            return length.getSeconds();
+            return length.toSeconds();
         }
-        return new BigDecimal(length.getSeconds()).add(BigDecimal.valueOf(length.getNano(), 9)).doubleValue();
+        return new BigDecimal(length.toSeconds()).add(BigDecimal.valueOf(length.getNano(), 9)).doubleValue();
     }
 
     /** A stored timestamp as the generated tables read it (rounded to microseconds). */

@@ -167,7 +167,9 @@ class StoreObservationTest {
             assertEquals(tags("getMessagesAsConversation", "success", "none"), recorder.stopped.get(6));
             // read from the class file: a method another store method calls is never remembered by name
             Set<String> delegated = MicrometerStoreObserver.delegated(StateRepository.class).orElseThrow();
-            assertTrue(delegated.contains("sessionCount"), delegated.toString());
+            assertTrue(delegated.contains("defaultPath"), delegated.toString()); // open() calls it
+            // sessionCount's overloads call one another: one name, so the name remembered is right either way
+            assertTrue(!delegated.contains("sessionCount"), delegated.toString());
             assertTrue(!delegated.contains("appendMessage") && !delegated.contains("getMessagesAsConversation"),
                     delegated.toString());
         }
