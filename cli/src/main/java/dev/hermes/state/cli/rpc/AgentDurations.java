@@ -42,8 +42,11 @@ final class AgentDurations {
         return ofSeconds(hours * 3_600);
     }
 
-    /** A finite number of seconds, rounded to the nanosecond (half to even), within a Duration's range. */
+    /** A number of seconds (not NaN), rounded to the nanosecond (half to even), within a Duration's range. */
     static Duration ofSeconds(double seconds) {
+        if (Double.isInfinite(seconds)) { // days * 86400 beyond a double: the agent's cut-off is -inf
+            return seconds > 0 ? LONGEST : MOST_NEGATIVE;
+        }
         java.math.BigInteger[] split = new BigDecimal(seconds).setScale(9, RoundingMode.HALF_EVEN)
                 .multiply(NANOS_PER_SECOND).toBigIntegerExact().divideAndRemainder(NANOS_PER_SECOND.toBigIntegerExact());
         if (split[0].bitLength() >= Long.SIZE) {

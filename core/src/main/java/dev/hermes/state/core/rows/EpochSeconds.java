@@ -32,10 +32,10 @@ public final class EpochSeconds {
      * ({@code days * 86400}) works with. Exact for every whole number of seconds up to 2^53.
      */
     public static double seconds(Duration length) {
-        if (length.getNano() == 0) {
+        if (length.toNanosPart() == 0) {
             return length.toSeconds();
         }
-        return new BigDecimal(length.toSeconds()).add(BigDecimal.valueOf(length.getNano(), 9)).doubleValue();
+        return new BigDecimal(length.toSeconds()).add(BigDecimal.valueOf(length.toNanosPart(), 9)).doubleValue();
     }
 
     /** A stored timestamp as the generated tables read it (rounded to microseconds). */
