@@ -125,7 +125,7 @@ final class ServeBenchCommand implements Callable<Integer> {
             calls.put("page (index.html)", "/");
             calls.put("uPlot script", "/vendor/uplot/uPlot.esm.js");
             out.printf(Locale.ROOT, "hermes-state serve on %s (%d sessions, %,d messages), %d requests each, one at a time%n",
-                    file.getFileName(), store.sessionCount(null), store.messageCount(null), requests);
+                    file.getFileName(), store.sessionCount(), store.messageCount(null), requests);
             out.printf(Locale.ROOT, "%-40s %9s %9s %9s %10s %9s%n", "call", "p50 ms", "p95 ms", "max ms", "bytes", "first ms");
             for (Map.Entry<String, String> call : calls.entrySet()) {
                 URI uri = URI.create(base + call.getValue());

@@ -71,7 +71,7 @@ class WritersCommandTest {
         assertEquals(List.of(1, 2), writers);
         try (StateRepository store = StateRepository.open(db)) {
             assertEquals(6000, store.dsl().fetchCount(MESSAGES));
-            assertEquals(30, store.sessionCount(null));
+            assertEquals(30, store.sessionCount());
         }
     }
 

@@ -56,11 +56,13 @@ import dev.hermes.state.core.model.MessagesAround;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.model.NewSession;
 import dev.hermes.state.core.model.Page;
+import dev.hermes.state.core.model.PrunedSessions;
 import dev.hermes.state.core.model.RecentUserMessage;
 import dev.hermes.state.core.model.RewindResult;
 import dev.hermes.state.core.model.RichSession;
 import dev.hermes.state.core.model.SearchHit;
 import dev.hermes.state.core.model.SearchQuery;
+import dev.hermes.state.core.model.SearchSessionsQuery;
 import dev.hermes.state.core.model.Session;
 import dev.hermes.state.core.model.SessionCountQuery;
 import dev.hermes.state.core.model.SessionCwd;
@@ -510,20 +512,25 @@ public final class StateRepository implements AutoCloseable {
         return database.read("resolving session id " + prefix, transaction -> sessions.resolveId(transaction, prefix));
     }
 
+    /** session_count(): every session (today's agent, a store at 17, leaves archived ones out). */
+    public long sessionCount() {
+        return sessionCount((String) null);
+    }
+
     /**
      * session_count(source); source null (or empty, as in Hermes) = all. Today's agent (a store at 17)
      * leaves archived sessions out.
      */
     public long sessionCount(@Nullable String source) {
         Arguments.optionalLabel(source, "source");
-        return getSessionCount(SessionCountQuery.of(source));
+        return sessionCount(SessionCountQuery.of(source));
     }
 
     /**
      * session_count with today's agent's filters ({@link SessionCountQuery}): the count that goes with
      * the rich listing's pages under the same filters.
      */
-    public long getSessionCount(SessionCountQuery query) {
+    public long sessionCount(SessionCountQuery query) {
         Arguments.required(query, "query");
         Arguments.optionalLabel(query.source(), "source");
         query.excludeSources().forEach(excluded -> Arguments.label(excluded, "excluded source"));
@@ -541,13 +548,11 @@ public final class StateRepository implements AutoCloseable {
      * search_sessions: all columns, children included; newest started_at first (version 6), most
      * recently active first (today's agent, see {@link #getSessionsByLastActive}).
      */
-    public List<Session> searchSessions(@Nullable String source, int limit, int offset) {
-        String sessionSource = Arguments.optionalLabel(source, "source");
-        int rows = Arguments.limit(limit);
-        int skip = Arguments.offset(offset);
+    public List<Session> searchSessions(SearchSessionsQuery query) {
+        SearchSessionsQuery q = Arguments.required(query, "query");
         return database.read("listing sessions", transaction -> transaction.schema().v17()
-                ? recent.byLastActive(transaction, sessionSource, rows, skip).stream().map(ActiveSession::session).toList()
-                : sessions.list(transaction, sessionSource, rows, skip));
+                ? recent.byLastActive(transaction, q.source(), q.limit(), q.offset()).stream().map(ActiveSession::session).toList()
+                : sessions.list(transaction, q.source(), q.limit(), q.offset()));
     }
 
     /**
@@ -555,18 +560,16 @@ public final class StateRepository implements AutoCloseable {
      * children included, with its last activity (latest message, else start), most recently active
      * first (then started_at, then id, descending).
      */
-    public List<ActiveSession> getSessionsByLastActive(@Nullable String source, int limit, int offset) {
-        String sessionSource = Arguments.optionalLabel(source, "source");
-        int rows = Arguments.limit(limit);
-        int skip = Arguments.offset(offset);
-        return database.read("listing sessions", transaction -> recent.byLastActive(transaction, sessionSource, rows, skip));
+    public List<ActiveSession> getSessionsByLastActive(SearchSessionsQuery query) {
+        SearchSessionsQuery q = Arguments.required(query, "query");
+        return database.read("listing sessions", transaction -> recent.byLastActive(transaction, q.source(), q.limit(), q.offset()));
     }
 
     /**
      * distinct_session_cwds: the working directories sessions ran in, each with its number of
      * sessions and latest activity, by directory; archived sessions only with {@code includeArchived}.
      */
-    public List<SessionCwd> getSessionCwds(boolean includeArchived) {
+    public List<SessionCwd> distinctSessionCwds(boolean includeArchived) {
         return database.read("listing working directories", transaction -> recent.cwds(transaction, includeArchived));
     }
 
@@ -575,13 +578,13 @@ public final class StateRepository implements AutoCloseable {
      * per day and source, per model, per source and in total ({@link UsageReport}); archived sessions
      * count. Works on every schema the store reads: a column the file lacks sums as 0.
      */
-    public UsageReport usage(UsageQuery query) {
+    public UsageReport getUsage(UsageQuery query) {
         Arguments.required(query, "query");
         return database.read("summing usage", transaction -> analytics.usage(transaction, query));
     }
 
     /** The figures of {@code hermes sessions stats} ({@link StoreStats}), counted in SQL. */
-    public StoreStats stats() {
+    public StoreStats getStats() {
         return database.read("counting the store's sessions", analytics::stats);
     }
 
@@ -819,7 +822,7 @@ public final class StateRepository implements AutoCloseable {
     /**
      * The conversation's window (what a chat memory returns): exactly the messages the last
      * {@link #saveConversationWindow} gave, in its order, after a restart too. The window lives in the
-     * conversation's compression tip ({@link #compressionTip}); a tip never saved through a window (a
+     * conversation's compression tip ({@link #getCompressionTip}); a tip never saved through a window (a
      * session the Python agent wrote) has all its messages, ordered as {@link #getMessages}, as its
      * window; an unknown conversation has none. Messages left out of the window stay in their session
      * (search, export, the Python agent), and one deleted meanwhile is skipped.
@@ -910,7 +913,7 @@ public final class StateRepository implements AutoCloseable {
      * get_next_title_in_lineage: base = the title without a trailing " #&lt;digits&gt;"; the base itself
      * when no session is titled base or "base #…", else "base #(max+1)" (an unnumbered base counts as 1).
      */
-    public String nextTitleInLineage(String baseTitle) {
+    public String getNextTitleInLineage(String baseTitle) {
         String base = SessionTitles.base(Arguments.text(baseTitle, "base title"));
         return database.read("numbering the title " + base, transaction -> titles.nextInLineage(transaction, base));
     }
@@ -922,7 +925,7 @@ public final class StateRepository implements AutoCloseable {
      * only real continuations (no /branch, subagent or tool children) and prefers, among several, the
      * compressed, then the open, then the most recently active one.
      */
-    public String compressionTip(String sessionId) {
+    public String getCompressionTip(String sessionId) {
         String id = Arguments.id(sessionId, "session id");
         return database.read("finding the compression tip of session " + id,
                 transaction -> lineage.compressionTip(transaction, id));
@@ -940,14 +943,14 @@ public final class StateRepository implements AutoCloseable {
     }
 
     /** The session (depth 0), its parent (1), ... up to its root. Empty for an unknown id. */
-    public List<LineageNode> ancestors(String sessionId) {
+    public List<LineageNode> getAncestors(String sessionId) {
         String id = Arguments.id(sessionId, "session id");
         return database.read("reading the ancestors of session " + id,
                 transaction -> lineage.ancestors(transaction, id));
     }
 
     /** The whole tree under a root (root depth 0), each child after its parent, siblings by started_at. */
-    public List<LineageNode> lineageTree(String rootId) {
+    public List<LineageNode> getLineageTree(String rootId) {
         String id = Arguments.id(rootId, "root session id");
         return database.read("reading the lineage tree of session " + id,
                 transaction -> lineage.tree(transaction, id));
@@ -1147,36 +1150,41 @@ public final class StateRepository implements AutoCloseable {
         });
     }
 
-    /** The sessions prune_sessions would delete (ended, started before now - days, optional source), newest first. */
-    public List<Session> pruneCandidates(double olderThanDays, @Nullable String source) {
-        Condition prunable = Retention.prunable(olderThanDays, source, clock);
+    /**
+     * The sessions {@link #pruneSessions(Duration, String)} would delete (ended, started more than
+     * {@code olderThan} ago, optionally of one source), newest first.
+     */
+    public List<Session> listPruneCandidates(Duration olderThan, @Nullable String source) {
+        Condition prunable = Retention.prunable(olderThan, source, clock);
         return database.read("listing sessions to prune",
                 transaction -> retention.pruneCandidates(transaction, prunable));
     }
 
     /**
-     * prune_sessions: deletes every ended session started more than {@code olderThanDays} days ago
-     * (fractions allowed; optionally of one source) as {@link #deleteSession} does, in one
-     * transaction, with set-based statements (no bound parameter per session, so any number of
-     * sessions can go). Live sessions are never pruned. Returns the number deleted; afterwards the
-     * write-ahead log is checkpointed and truncated so a large prune does not leave a large log.
+     * prune_sessions: deletes every ended session started more than {@code olderThan} ago (not
+     * negative; optionally of one source) as {@link #deleteSession} does, in one transaction, with
+     * set-based statements (no bound parameter per session, so any number of sessions can go). Live
+     * sessions are never pruned. Returns the ids deleted (the agent returns their number,
+     * {@link PrunedSessions#count()}); afterwards the write-ahead log is checkpointed and truncated so a
+     * large prune does not leave a large log. The agent's {@code older_than_days} is
+     * {@code Duration.ofDays(days)}; the RPC converts a fractional one without changing the cut-off.
      */
-    public int pruneSessions(double olderThanDays, @Nullable String source) {
-        return pruneSessions(olderThanDays, source, null);
+    public PrunedSessions pruneSessions(Duration olderThan, @Nullable String source) {
+        return pruneSessions(olderThan, source, null);
     }
 
     /**
-     * prune_sessions with {@code sessions_dir}: as {@link #pruneSessions(double, String)}; then the
+     * prune_sessions with {@code sessions_dir}: as {@link #pruneSessions(Duration, String)}; then the
      * transcript files of every session pruned are removed from {@code sessionsDir} (best effort).
      */
-    public int pruneSessions(double olderThanDays, @Nullable String source, @Nullable Path sessionsDir) {
-        Condition prunable = Retention.prunable(olderThanDays, source, clock);
+    public PrunedSessions pruneSessions(Duration olderThan, @Nullable String source, @Nullable Path sessionsDir) {
+        Condition prunable = Retention.prunable(olderThan, source, clock);
         List<String> deleted = database.write("pruning sessions", transaction -> retention.prune(transaction, prunable));
         if (!deleted.isEmpty()) {
             database.shrinkLog();
         }
         SessionFiles.remove(sessionsDir, deleted);
-        return deleted.size();
+        return new PrunedSessions(deleted);
     }
 
     // ------------------------------------------------------------------ operator's selections (issue 24)
@@ -1262,17 +1270,16 @@ public final class StateRepository implements AutoCloseable {
 
     /**
      * maybe_auto_prune_and_vacuum (schema 17): unless a run (of any process) was recorded in
-     * {@code state_meta.last_auto_prune} less than {@code minIntervalHours} ago, prunes the ended
-     * sessions older than {@code retentionDays} (their files from {@code sessionsDir}), VACUUMs when
-     * asked and something was pruned, and records the run. Never throws for a failing step: the report
-     * carries its message.
+     * {@code state_meta.last_auto_prune} less than {@code minInterval} ago (a negative interval never
+     * skips), prunes the ended sessions older than {@code retention} (their files from
+     * {@code sessionsDir}), VACUUMs when asked and something was pruned, and records the run. Never
+     * throws for a failing step: the report carries its message. The agent's defaults are 90 days
+     * and 24 hours.
      */
-    public AutoMaintenanceReport maybeAutoPruneAndVacuum(double retentionDays, double minIntervalHours, boolean vacuum,
+    public AutoMaintenanceReport maybeAutoPruneAndVacuum(Duration retention, Duration minInterval, boolean vacuum,
                                                          @Nullable Path sessionsDir) {
-        Arguments.days(retentionDays, "retention days");
-        if (!Double.isFinite(minIntervalHours)) {
-            throw new InvalidArgumentException("minimum interval hours must be a finite number, got " + minIntervalHours);
-        }
+        Duration age = Arguments.age(retention, "retention");
+        Duration interval = Arguments.required(minInterval, "minimum interval");
         return AutoMaintenance.run(new AutoMaintenance.Steps() {
             @Override
             public Optional<String> lastRun() {
@@ -1280,8 +1287,8 @@ public final class StateRepository implements AutoCloseable {
             }
 
             @Override
-            public int prune(double olderThanDays) {
-                return pruneSessions(olderThanDays, null, sessionsDir);
+            public int prune(Duration olderThan) {
+                return pruneSessions(olderThan, null, sessionsDir).count();
             }
 
             @Override
@@ -1293,7 +1300,7 @@ public final class StateRepository implements AutoCloseable {
             public void recordRun(String value) {
                 setMeta(AutoMaintenance.LAST_RUN_KEY, value);
             }
-        }, now(), retentionDays, minIntervalHours, vacuum);
+        }, now(), age, interval, vacuum);
     }
 
     // ------------------------------------------------------------------ coordination (schema 17)
@@ -1361,7 +1368,7 @@ public final class StateRepository implements AutoCloseable {
     }
 
     /** get_compression_lock_holder: who holds an unexpired compression lock on the session. */
-    public Optional<String> compressionLockHolder(String sessionId) {
+    public Optional<String> getCompressionLockHolder(String sessionId) {
         String id = Arguments.id(sessionId, "session id");
         double now = now();
         return database.read("reading the compression lock of session " + id, transaction -> {
@@ -1382,7 +1389,7 @@ public final class StateRepository implements AutoCloseable {
     }
 
     /** get_compression_failure_cooldown: the session's cooldown while it lasts (ends after now); empty otherwise. */
-    public Optional<CompressionCooldown> compressionFailureCooldown(String sessionId) {
+    public Optional<CompressionCooldown> getCompressionFailureCooldown(String sessionId) {
         String id = Arguments.id(sessionId, "session id");
         double now = now();
         return database.read("reading the compression cooldown of session " + id, transaction -> {
@@ -1447,7 +1454,7 @@ public final class StateRepository implements AutoCloseable {
     }
 
     /** get_handoff_state: empty for an unknown session (all null for one without a handoff). */
-    public Optional<HandoffState> handoffState(String sessionId) {
+    public Optional<HandoffState> getHandoffState(String sessionId) {
         String id = Arguments.id(sessionId, "session id");
         return database.read("reading the handoff of session " + id, transaction -> {
             requireV17(transaction, "get_handoff_state");
@@ -1456,7 +1463,7 @@ public final class StateRepository implements AutoCloseable {
     }
 
     /** list_pending_handoffs: the sessions whose handoff waits for a gateway, oldest first. */
-    public List<Session> pendingHandoffs() {
+    public List<Session> listPendingHandoffs() {
         return database.read("listing pending handoffs", transaction -> {
             requireV17(transaction, "list_pending_handoffs");
             return handoffs.pending(transaction);

@@ -9,6 +9,7 @@ import dev.hermes.state.core.model.NewSession;
 import dev.hermes.state.core.model.SavedWindow;
 import dev.hermes.state.core.model.SearchHit;
 import dev.hermes.state.core.model.SearchQuery;
+import dev.hermes.state.core.model.SearchSessionsQuery;
 import dev.hermes.state.core.model.Session;
 import dev.hermes.state.core.model.WindowEntry;
 import dev.hermes.state.testsupport.Fixtures;
@@ -259,7 +260,7 @@ class ConversationWindowsTest {
             assertFalse(systemLast.continuedInChild());
             assertEquals(List.of("q1", "a1", "q2", "Be kind."), contents(store.loadConversationWindow("c1")));
             assertEquals(6, store.messageCount("c1"));
-            assertEquals(1, store.sessionCount(null));
+            assertEquals(1, store.sessionCount());
         }
     }
 
@@ -291,7 +292,7 @@ class ConversationWindowsTest {
             assertEquals("gpt-x", continued.model());
             assertEquals("Be terse.", continued.systemPrompt());
             assertEquals("trip planning #2", continued.title());
-            assertEquals(child, store.compressionTip("c1"));
+            assertEquals(child, store.getCompressionTip("c1"));
             assertEquals(List.of("plan a trip", "Where would you like to go?", "Lisbon"), contents(store.loadConversationWindow("c1")));
             assertEquals(3, store.messageCount("c1"), "the root keeps its history");
             assertEquals(3, store.messageCount(child));
@@ -309,12 +310,12 @@ class ConversationWindowsTest {
             current = kept(store.loadConversationWindow("c1"));
             assertTrue(store.saveConversationWindow("c1", "spring-ai",
                     List.of(current.get(0), fresh("user", "forgotten"), current.get(1))).continuedInChild());
-            assertEquals(4, store.sessionCount(null));
+            assertEquals(4, store.sessionCount());
             assertEquals(List.of("Where would you like to go?", "forgotten", "plan a trip"),
                     contents(store.loadConversationWindow("c1")));
 
             assertTrue(store.deleteConversation("c1"));
-            assertEquals(0, store.sessionCount(null));
+            assertEquals(0, store.sessionCount());
             assertEquals(0, store.messageCount(null));
             assertFalse(store.deleteConversation("c1"));
         }
@@ -386,14 +387,14 @@ class ConversationWindowsTest {
             store.clearMessages("cleared");
             store.endSession("pruned", "cli_close");
             clock.advance(Duration.ofDays(2));
-            assertEquals(1, store.pruneSessions(1, null));
+            assertEquals(1, store.pruneSessions(Duration.ofDays(1), null).count());
             assertEquals(List.of(), store.loadConversationWindow("cleared"));
             assertEquals("kept", SqliteFiles.text(file, "SELECT group_concat(session_id) FROM hermes_state_window"));
             assertEquals(1L, SqliteFiles.number(file, "SELECT count(*) FROM hermes_state_window_message"));
 
             // a conversation's delete: its sessions, messages and windows; a delegate becomes a root
             assertTrue(store.deleteConversation("kept"));
-            assertEquals(List.of("delegate", "cleared"), store.searchSessions(null, 10, 0).stream().map(Session::id).toList());
+            assertEquals(List.of("delegate", "cleared"), store.searchSessions(new SearchSessionsQuery(null, 10, 0)).stream().map(Session::id).toList());
             assertNull(store.getSession("delegate").orElseThrow().parentSessionId());
             assertEquals(0L, SqliteFiles.number(file, "SELECT count(*) FROM hermes_state_window"));
             assertEquals(0L, SqliteFiles.number(file, "SELECT count(*) FROM hermes_state_window_message"));
@@ -419,7 +420,7 @@ class ConversationWindowsTest {
                     "the window of a deleted session of the same id is not this session's");
 
             SqliteFiles.execute(file, "DELETE FROM messages WHERE session_id = 'c1'", "DELETE FROM sessions WHERE id = 'c1'");
-            assertEquals(0, store.pruneSessions(1, null));
+            assertEquals(0, store.pruneSessions(Duration.ofDays(1), null).count());
             assertEquals(0L, SqliteFiles.number(file, "SELECT count(*) FROM hermes_state_window"));
             assertEquals(0L, SqliteFiles.number(file, "SELECT count(*) FROM hermes_state_window_message"));
         }
@@ -437,7 +438,7 @@ class ConversationWindowsTest {
                     () -> store.saveConversationWindow("c1", "spring-ai", List.of(fresh(" ", "no role"))));
             assertThrows(InvalidArgumentException.class, () -> store.loadConversationWindow(null));
             assertThrows(InvalidArgumentException.class, () -> store.deleteConversation(""));
-            assertEquals(0, store.sessionCount(null));
+            assertEquals(0, store.sessionCount());
         }
     }
 }

@@ -4,6 +4,7 @@ import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.model.NewSession;
 import dev.hermes.state.core.model.SearchQuery;
+import dev.hermes.state.core.model.SearchSessionsQuery;
 import dev.hermes.state.core.model.SessionExport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,7 +58,7 @@ class ExportDeletePruneTest extends FreshStoreTest {
             assertSame(stop, assertThrows(IllegalStateException.class, () -> store.exportAll(null, export -> {
                 throw stop;
             })));
-            assertEquals(5, store.sessionCount(null), "the store stays usable after a failing sink");
+            assertEquals(5, store.sessionCount(), "the store stays usable after a failing sink");
         }
     }
 
@@ -97,20 +98,20 @@ class ExportDeletePruneTest extends FreshStoreTest {
             store.endSession("recent-ended", "cli_close");
             clock.advance(Duration.ofDays(1));
 
-            assertEquals(List.of("old-ended-slack", "old-ended"), SessionsTest.ids(store.pruneCandidates(10.5, null)));
-            assertEquals(List.of("old-ended"), SessionsTest.ids(store.pruneCandidates(10.5, "cli")));
-            assertEquals(List.of(), SessionsTest.ids(store.pruneCandidates(11.5, null)));
-            assertEquals(1, store.pruneSessions(10.5, "cli"));
+            assertEquals(List.of("old-ended-slack", "old-ended"), SessionsTest.ids(store.listPruneCandidates(Duration.ofHours(252), null)));
+            assertEquals(List.of("old-ended"), SessionsTest.ids(store.listPruneCandidates(Duration.ofHours(252), "cli")));
+            assertEquals(List.of(), SessionsTest.ids(store.listPruneCandidates(Duration.ofHours(276), null)));
+            assertEquals(1, store.pruneSessions(Duration.ofHours(252), "cli").count());
             assertTrue(store.getSession("old-ended").isEmpty());
             assertTrue(store.getSession("old-ended-slack").isPresent());
             assertNull(store.getSession("child-of-old").orElseThrow().parentSessionId());
             assertEquals(0, store.messageCount(null));
-            assertEquals(1, store.pruneSessions(10.5, null));
-            assertEquals(List.of("recent-ended", "child-of-old", "old-live"), SessionsTest.ids(store.searchSessions(null, 10, 0)));
-            assertEquals(1, store.pruneSessions(0, null));
+            assertEquals(1, store.pruneSessions(Duration.ofHours(252), null).count());
+            assertEquals(List.of("recent-ended", "child-of-old", "old-live"), SessionsTest.ids(store.searchSessions(new SearchSessionsQuery(null, 10, 0))));
+            assertEquals(1, store.pruneSessions(Duration.ZERO, null).count());
             assertTrue(store.getSession("old-live").isPresent(), "live sessions are never pruned");
-            assertThrows(InvalidArgumentException.class, () -> store.pruneSessions(-1, null));
-            assertThrows(InvalidArgumentException.class, () -> store.pruneSessions(Double.NaN, null));
+            assertThrows(InvalidArgumentException.class, () -> store.pruneSessions(Duration.ofSeconds(-1), null));
+            assertThrows(InvalidArgumentException.class, () -> store.pruneSessions(null, null));
         }
     }
 

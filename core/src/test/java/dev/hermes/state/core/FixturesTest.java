@@ -12,6 +12,7 @@ import dev.hermes.state.core.model.ListSessionsQuery;
 import dev.hermes.state.core.model.Message;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.model.RichSession;
+import dev.hermes.state.core.model.SearchSessionsQuery;
 import dev.hermes.state.core.model.Session;
 import dev.hermes.state.core.model.TokenUsage;
 import dev.hermes.state.testsupport.Fixtures;
@@ -67,8 +68,8 @@ class FixturesTest {
 
             assertEquals(L4, store.resolveSessionByTitle("my project").orElseThrow());
             assertEquals(L2, store.resolveSessionByTitle("my project #2").orElseThrow());
-            assertEquals("my project #5", store.nextTitleInLineage("my project"));
-            assertEquals("my project #5", store.nextTitleInLineage("my project #2"));
+            assertEquals("my project #5", store.getNextTitleInLineage("my project"));
+            assertEquals("my project #5", store.getNextTitleInLineage("my project #2"));
             assertEquals("test_project", store.getSessionTitle("20260312_144218_15c4f9").orElseThrow());
             assertEquals("20260312_154931_9d7f08", store.getSessionByTitle("100% done").orElseThrow().id());
             assertTrue(store.getSessionByTitle("100%").isEmpty());
@@ -100,7 +101,7 @@ class FixturesTest {
             assertTrue(rows.stream().allMatch(row -> row.session().title() == null), "version 2 had no titles");
             assertNull(projectedRow(rows).session().title());
             assertTrue(store.resolveSessionByTitle("my project").isEmpty());
-            assertEquals("my project", store.nextTitleInLineage("my project #3"));
+            assertEquals("my project", store.getNextTitleInLineage("my project #3"));
             // the adopted file takes every version-6 operation
             store.appendMessage(L4, NewMessage.builder("assistant").content("after adoption").reasoning("r")
                     .reasoningDetails(List.of(Map.of("k", "v"))).build());
@@ -124,10 +125,10 @@ class FixturesTest {
         Path file = Fixtures.copy(fixture, dir);
         try (StateRepository store = StateRepository.open(file)) {
             assertEquals(SchemaRules.V17, store.schemaRules());
-            assertEquals(30, store.sessionCount(null));
+            assertEquals(30, store.sessionCount());
             assertEquals(12, store.sessionCount("cli"));
             assertEquals(95, store.messageCount(null));
-            assertEquals(toolCallSum, store.searchSessions(null, 100, 0).stream().mapToLong(Session::toolCallCount).sum());
+            assertEquals(toolCallSum, store.searchSessions(new SearchSessionsQuery(null, 100, 0)).stream().mapToLong(Session::toolCallCount).sum());
             List<RichSession> rows = store.listSessionsRich(ListSessionsQuery.builder().limit(50).build());
             assertEquals(listed, rows.size());
             assertEquals(List.of("20260315_124812_eeef83", "20260314_114159_49276f", "20260314_103446_3e72c1",
@@ -135,26 +136,26 @@ class FixturesTest {
                     "20260313_123802_415804"), rows.subList(0, 8).stream().map(row -> row.session().id()).toList());
             assertEquals(List.of(L4), rows.stream().filter(row -> L1.equals(row.lineageRootId())).map(row -> row.session().id()).toList());
             assertEquals(30, store.listSessionsRich(ListSessionsQuery.builder().limit(50).includeChildren(true).build()).size());
-            assertEquals(L4, store.compressionTip(L1));
+            assertEquals(L4, store.getCompressionTip(L1));
         }
         assertEquals(17, SqliteFiles.number(file, "SELECT version FROM schema_version"));
     }
 
     /** What the MANIFEST lists for every version: counts, chain, tip, ids, listing, the long message. */
     private static void checkCommonAnswers(StateRepository store, long toolCallSum) {
-        assertEquals(30, store.sessionCount(null));
+        assertEquals(30, store.sessionCount());
         assertEquals(12, store.sessionCount("cli"));
         assertEquals(6, store.sessionCount("slack"));
         assertEquals(95, store.messageCount(null));
-        List<Session> all = store.searchSessions(null, 100, 0);
+        List<Session> all = store.searchSessions(new SearchSessionsQuery(null, 100, 0));
         assertEquals(95, all.stream().mapToLong(Session::messageCount).sum());
         assertEquals(toolCallSum, all.stream().mapToLong(Session::toolCallCount).sum());
 
-        assertEquals(L4, store.compressionTip(L1));
-        assertEquals(L4, store.compressionTip(L3));
-        assertEquals(DELEGATE, store.compressionTip(DELEGATE));
-        assertEquals(List.of(L4 + ":0", L3 + ":1", L2 + ":2", L1 + ":3"), LineageTest.labels(store.ancestors(L4)));
-        assertEquals(List.of(L1 + ":0", DELEGATE + ":1", L2 + ":1", L3 + ":2", L4 + ":3"), LineageTest.labels(store.lineageTree(L1)));
+        assertEquals(L4, store.getCompressionTip(L1));
+        assertEquals(L4, store.getCompressionTip(L3));
+        assertEquals(DELEGATE, store.getCompressionTip(DELEGATE));
+        assertEquals(List.of(L4 + ":0", L3 + ":1", L2 + ":2", L1 + ":3"), LineageTest.labels(store.getAncestors(L4)));
+        assertEquals(List.of(L1 + ":0", DELEGATE + ":1", L2 + ":1", L3 + ":2", L4 + ":3"), LineageTest.labels(store.getLineageTree(L1)));
 
         assertEquals(L1, store.resolveSessionId("20260310_0900").orElseThrow());
         assertTrue(store.resolveSessionId("20260310_09").isEmpty());
@@ -179,7 +180,7 @@ class FixturesTest {
                 .filter(message -> message.id() == 55).findFirst().orElseThrow();
         assertEquals(102_400, longest.text().length());
         assertEquals(102_367, longest.text().indexOf("ENDMARKER_7f3a"));
-        for (LineageNode node : store.lineageTree(L1)) {
+        for (LineageNode node : store.getLineageTree(L1)) {
             assertEquals("cli", node.session().source());
         }
     }

@@ -30,10 +30,10 @@ class LineageTest extends FreshStoreTest {
         store.endSession("side-task", "delegate_complete");
         store.endSession("second", "compression");
         child("third", "second");
-        assertEquals("third", store.compressionTip("root"));
-        assertEquals("third", store.compressionTip("second"));
-        assertEquals("third", store.compressionTip("third"));
-        assertEquals("delegate", store.compressionTip("delegate"));
+        assertEquals("third", store.getCompressionTip("root"));
+        assertEquals("third", store.getCompressionTip("second"));
+        assertEquals("third", store.getCompressionTip("third"));
+        assertEquals("delegate", store.getCompressionTip("delegate"));
     }
 
     @Test
@@ -41,11 +41,11 @@ class LineageTest extends FreshStoreTest {
         store.createSession("a", "cli");
         store.endSession("a", "branched");
         child("b", "a");
-        assertEquals("a", store.compressionTip("a"), "only a compression end continues the chain");
+        assertEquals("a", store.getCompressionTip("a"), "only a compression end continues the chain");
         store.createSession("lonely", "cli");
         store.endSession("lonely", "compression");
-        assertEquals("lonely", store.compressionTip("lonely"), "a compression root without child is its own tip");
-        assertEquals("nobody", store.compressionTip("nobody"), "an unknown id is its own tip");
+        assertEquals("lonely", store.getCompressionTip("lonely"), "a compression root without child is its own tip");
+        assertEquals("nobody", store.getCompressionTip("nobody"), "an unknown id is its own tip");
     }
 
     @Test
@@ -54,7 +54,7 @@ class LineageTest extends FreshStoreTest {
         store.endSession("root", "compression");
         child("older", "root");
         child("newer", "root");
-        assertEquals("newer", store.compressionTip("root"));
+        assertEquals("newer", store.getCompressionTip("root"));
     }
 
     /** Newest by started_at, not by creation; at equal started_at the first created wins, as in Hermes. */
@@ -69,13 +69,13 @@ class LineageTest extends FreshStoreTest {
         execute(
                 "UPDATE sessions SET started_at = " + (rootEnd + 50) + " WHERE id = 'created-first'",
                 "UPDATE sessions SET started_at = " + (rootEnd + 20) + " WHERE id IN ('created-second', 'created-third')");
-        assertEquals("created-first", store.compressionTip("root"), "the latest start wins, whatever the creation order");
+        assertEquals("created-first", store.getCompressionTip("root"), "the latest start wins, whatever the creation order");
         execute("UPDATE sessions SET started_at = " + (rootEnd + 20) + " WHERE id = 'created-first'");
-        assertEquals("created-first", store.compressionTip("root"), "a tie goes to the first created");
+        assertEquals("created-first", store.getCompressionTip("root"), "a tie goes to the first created");
         execute("UPDATE sessions SET started_at = " + (rootEnd + 10) + " WHERE id = 'created-first'");
-        assertEquals("created-second", store.compressionTip("root"));
+        assertEquals("created-second", store.getCompressionTip("root"));
         execute("UPDATE sessions SET started_at = " + (rootEnd - 10) + " WHERE id IN ('created-second', 'created-third')");
-        assertEquals("created-first", store.compressionTip("root"), "children started before the end are not continuations");
+        assertEquals("created-first", store.getCompressionTip("root"), "children started before the end are not continuations");
     }
 
     @Test
@@ -83,9 +83,9 @@ class LineageTest extends FreshStoreTest {
         store.createSession("r", "cli");
         child("c", "r");
         child("g", "c");
-        assertEquals(List.of("g:0", "c:1", "r:2"), labels(store.ancestors("g")));
-        assertEquals(List.of("r:0"), labels(store.ancestors("r")));
-        assertEquals(List.of(), store.ancestors("nobody"));
+        assertEquals(List.of("g:0", "c:1", "r:2"), labels(store.getAncestors("g")));
+        assertEquals(List.of("r:0"), labels(store.getAncestors("r")));
+        assertEquals(List.of(), store.getAncestors("nobody"));
     }
 
     @Test
@@ -97,9 +97,9 @@ class LineageTest extends FreshStoreTest {
         child("g2", "c2");
         child("gg", "g1");
         store.createSession("unrelated", "cli");
-        assertEquals(List.of("r:0", "c1:1", "g1:2", "gg:3", "c2:1", "g2:2"), labels(store.lineageTree("r")));
-        assertEquals(List.of("c2:0", "g2:1"), labels(store.lineageTree("c2")));
-        assertEquals(List.of(), store.lineageTree("nobody"));
+        assertEquals(List.of("r:0", "c1:1", "g1:2", "gg:3", "c2:1", "g2:2"), labels(store.getLineageTree("r")));
+        assertEquals(List.of("c2:0", "g2:1"), labels(store.getLineageTree("c2")));
+        assertEquals(List.of(), store.getLineageTree("nobody"));
     }
 
     @Test
@@ -119,9 +119,9 @@ class LineageTest extends FreshStoreTest {
             }
             return null;
         });
-        assertEquals("chain-" + depth, store.compressionTip("chain-0"));
-        List<LineageNode> ancestors = store.ancestors("chain-" + depth);
-        List<LineageNode> tree = store.lineageTree("chain-0");
+        assertEquals("chain-" + depth, store.getCompressionTip("chain-0"));
+        List<LineageNode> ancestors = store.getAncestors("chain-" + depth);
+        List<LineageNode> tree = store.getLineageTree("chain-0");
         assertEquals(depth + 1, ancestors.size());
         assertEquals("chain-0", ancestors.get(depth).session().id());
         assertEquals(depth, ancestors.get(depth).depth());
@@ -143,10 +143,10 @@ class LineageTest extends FreshStoreTest {
         execute(
                 "UPDATE sessions SET parent_session_id = 'b', started_at = 40, ended_at = 10, end_reason = 'compression' WHERE id = 'a'",
                 "UPDATE sessions SET started_at = 20, ended_at = 30, end_reason = 'compression' WHERE id = 'b'");
-        String tip = store.compressionTip("a");
+        String tip = store.getCompressionTip("a");
         assertTrue(tip.equals("a") || tip.equals("b"), tip);
-        assertEquals(List.of("a:0", "b:1"), labels(store.ancestors("a")));
-        assertEquals(List.of("a:0", "b:1"), labels(store.lineageTree("a")));
+        assertEquals(List.of("a:0", "b:1"), labels(store.getAncestors("a")));
+        assertEquals(List.of("a:0", "b:1"), labels(store.getLineageTree("a")));
     }
 
     static List<String> labels(List<LineageNode> nodes) {

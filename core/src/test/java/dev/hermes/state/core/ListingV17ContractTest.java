@@ -6,6 +6,7 @@ import dev.hermes.state.core.model.ActiveSession;
 import dev.hermes.state.core.model.ListSessionsQuery;
 import dev.hermes.state.core.model.Page;
 import dev.hermes.state.core.model.RichSession;
+import dev.hermes.state.core.model.SearchSessionsQuery;
 import dev.hermes.state.core.model.SessionCountQuery;
 import dev.hermes.state.core.model.SessionCwd;
 import org.junit.jupiter.api.BeforeEach;
@@ -209,7 +210,7 @@ class ListingV17ContractTest extends FreshStoreTest {
 
     @Test
     void sessionCountLeavesArchivedSessionsOutAndMatchesTheListingWhenChildrenAreExcluded() {
-        assertEquals(20, store.sessionCount(null));
+        assertEquals(20, store.sessionCount());
         assertEquals(20, count(SessionCountQuery.builder()));
         assertEquals(22, count(SessionCountQuery.builder().includeArchived(true)));
         assertEquals(2, count(SessionCountQuery.builder().archivedOnly(true)));
@@ -222,20 +223,20 @@ class ListingV17ContractTest extends FreshStoreTest {
     }
 
     private long count(SessionCountQuery.Builder query) {
-        return store.getSessionCount(query.build());
+        return store.sessionCount(query.build());
     }
 
     // ------------------------------------------------------------------ lineage
 
     @Test
     void theTipFollowsRealContinuationsPreferringCompressedThenOpenOnes() {
-        assertEquals("chain-3", store.compressionTip("chain-1")); // not the stale sibling with the newest message
-        assertEquals("chain-3", store.compressionTip("chain-2"));
-        assertEquals("chain-3", store.compressionTip("chain-3")); // its tool and subagent children are not continuations
-        assertEquals("archived-tip", store.compressionTip("archived-root"));
-        assertEquals("root-old", store.compressionTip("root-old"));
-        assertEquals("branch-parent", store.compressionTip("branch-parent"));
-        assertEquals("nope", store.compressionTip("nope"));
+        assertEquals("chain-3", store.getCompressionTip("chain-1")); // not the stale sibling with the newest message
+        assertEquals("chain-3", store.getCompressionTip("chain-2"));
+        assertEquals("chain-3", store.getCompressionTip("chain-3")); // its tool and subagent children are not continuations
+        assertEquals("archived-tip", store.getCompressionTip("archived-root"));
+        assertEquals("root-old", store.getCompressionTip("root-old"));
+        assertEquals("branch-parent", store.getCompressionTip("branch-parent"));
+        assertEquals("nope", store.getCompressionTip("nope"));
     }
 
     @Test
@@ -271,19 +272,19 @@ class ListingV17ContractTest extends FreshStoreTest {
         List<SessionCwd> expected = List.of(new SessionCwd("/Repo/A/x", 1, at(6100)), new SessionCwd("/repo/a", 1, at(2000)),
                 new SessionCwd("/repo/a/sub", 1, at(3100)), new SessionCwd("/repo/ab", 1, at(6200)),
                 new SessionCwd("/repo/b", 1, at(5210)), new SessionCwd("C:\\w\\x", 1, at(6000)));
-        assertEquals(expected, store.getSessionCwds(false));
-        assertEquals(expected, store.getSessionCwds(true));
+        assertEquals(expected, store.distinctSessionCwds(false));
+        assertEquals(expected, store.distinctSessionCwds(true));
     }
 
     @Test
     void searchSessionsOrdersByLastActivity() {
-        List<String> shown = store.getSessionsByLastActive(null, 6, 0).stream()
+        List<String> shown = store.getSessionsByLastActive(new SearchSessionsQuery(null, 6, 0)).stream()
                 .map(row -> row.session().id() + "|" + row.lastActive().getEpochSecond()).toList();
         assertEquals(List.of("chain-2-stale|9500", "root-old|9000", "chain-3|8000", "resume-leaf|7020",
                 "resume-mid|7011", "resume-head|7000"), shown);
         assertEquals(List.of("resume-leaf", "resume-mid", "resume-head", "cwd-ab", "cwd-case"),
-                store.searchSessions("cli", 5, 3).stream().map(dev.hermes.state.core.model.Session::id).toList());
-        assertEquals(store.searchSessions("cli", 5, 3),
-                store.getSessionsByLastActive("cli", 5, 3).stream().map(ActiveSession::session).toList());
+                store.searchSessions(new SearchSessionsQuery("cli", 5, 3)).stream().map(dev.hermes.state.core.model.Session::id).toList());
+        assertEquals(store.searchSessions(new SearchSessionsQuery("cli", 5, 3)),
+                store.getSessionsByLastActive(new SearchSessionsQuery("cli", 5, 3)).stream().map(ActiveSession::session).toList());
     }
 }

@@ -10,6 +10,7 @@ import dev.hermes.state.SchemaTooNewException;
 import dev.hermes.state.StateIOException;
 import dev.hermes.state.core.model.ListSessionsQuery;
 import dev.hermes.state.core.model.NewMessage;
+import dev.hermes.state.core.model.SearchSessionsQuery;
 import dev.hermes.state.testsupport.Command;
 import dev.hermes.state.testsupport.Fixtures;
 import dev.hermes.state.testsupport.ProcessResult;
@@ -84,7 +85,7 @@ class OpeningTest {
         String before = Fixtures.sha256(file);
         try (StateRepository store = StateRepository.openReadOnly(file)) {
             assertTrue(store.isReadOnly());
-            assertEquals(30, store.sessionCount(null));
+            assertEquals(30, store.sessionCount());
             assertEquals(95, store.messageCount(null));
             assertEquals(5, store.getMessages("20260310_090000_8520da").size());
             StateIOException refused = assertThrows(StateIOException.class, () -> store.createSession("x", "cli"));
@@ -185,13 +186,13 @@ class OpeningTest {
             store.createSession("s1", "cli");
             store.appendMessage("s1", NewMessage.of("user", "via the application's pool"));
             assertEquals(1, store.getSession("s1").orElseThrow().messageCount());
-            assertEquals(1, store.searchSessions(null, 5, 0).size());
+            assertEquals(1, store.searchSessions(new SearchSessionsQuery(null, 5, 0)).size());
             // the application's connections keep sqlite-jdbc's generated keys on: a kept-prepared
             // insert then leaves a statement stepping, which VACUUM must not trip over
             store.createSession("s2", "cli");
             assertTrue(store.vacuum().bytesReclaimed() >= 0);
             store.createSession("s3", "cli");
-            assertEquals(3, store.sessionCount(null));
+            assertEquals(3, store.sessionCount());
         }
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement();
              var rows = statement.executeQuery("SELECT content FROM messages")) {
@@ -306,12 +307,12 @@ class OpeningTest {
             try (Connection other = SqliteFiles.readWriteWithForeignKeys(file); Statement statement = other.createStatement()) {
                 statement.execute("BEGIN EXCLUSIVE");
                 assertThrows(BusyException.class, () -> store.getMessages("20260310_090000_8520da"));
-                assertThrows(BusyException.class, () -> store.compressionTip("20260310_090000_8520da"));
+                assertThrows(BusyException.class, () -> store.getCompressionTip("20260310_090000_8520da"));
                 statement.execute("ROLLBACK");
             }
             // the same (only) read connection, with statements that failed mid-step, works again
             assertEquals(5, store.getMessages("20260310_090000_8520da").size());
-            assertEquals("20260310_135900_0957cb", store.compressionTip("20260310_090000_8520da"));
+            assertEquals("20260310_135900_0957cb", store.getCompressionTip("20260310_090000_8520da"));
         }
     }
 
@@ -352,7 +353,7 @@ class OpeningTest {
                 store.appendMessages("quiet", List.of(NewMessage.of("user", "a"), NewMessage.of("user", "b")));
                 store.listSessionsRich(ListSessionsQuery.defaults());
                 store.getMessagesAsConversation("quiet");
-                store.compressionTip("quiet");
+                store.getCompressionTip("quiet");
                 store.dsl().fetchCount(dev.hermes.state.db.Tables.SESSIONS);
                 try {
                     store.appendMessage("missing", NewMessage.of("user", "x"));

@@ -114,7 +114,7 @@ class PostgresOpeningTest {
         execute("INSERT INTO " + postgres.schema() + ".schema_version (version) VALUES (18)",
                 "DELETE FROM " + postgres.schema() + ".schema_version WHERE version <> 18");
         try (StateRepository reader = byUrl().readOnly(true).build()) {
-            assertEquals(0, reader.sessionCount(null));
+            assertEquals(0, reader.sessionCount());
         }
         SchemaTooNewException newer = assertThrows(SchemaTooNewException.class, () -> byUrl().migrate(false).build());
         assertTrue(newer.getMessage().contains("18"), newer.getMessage());

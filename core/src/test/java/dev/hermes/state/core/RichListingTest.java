@@ -6,6 +6,7 @@ import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.model.NewSession;
 import dev.hermes.state.core.model.Page;
 import dev.hermes.state.core.model.RichSession;
+import dev.hermes.state.core.model.SearchSessionsQuery;
 import dev.hermes.state.core.model.Session;
 import dev.hermes.state.core.model.TokenUsage;
 import org.junit.jupiter.api.Test;
@@ -189,7 +190,7 @@ class RichListingTest extends FreshStoreTest {
         store.createSession("tie-a", "cli");
         execute("UPDATE sessions SET started_at = (SELECT started_at FROM sessions WHERE id = 's10') WHERE id LIKE 'tie-%'");
         for (ListSessionsQuery.Builder builder : List.of(ListSessionsQuery.builder(), ListSessionsQuery.builder().source("cli"))) {
-            List<Session> all = store.searchSessions(builder.build().source(), 100, 0);
+            List<Session> all = store.searchSessions(new SearchSessionsQuery(builder.build().source(), 100, 0));
             List<String> expected = all.stream()
                     .sorted(java.util.Comparator.comparing(Session::startedAt).thenComparing(Session::id).reversed())
                     .map(Session::id).toList();

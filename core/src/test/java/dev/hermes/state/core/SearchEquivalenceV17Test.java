@@ -49,7 +49,7 @@ class SearchEquivalenceV17Test {
         try (StateRepository sqlite = StateRepository.builder().path(file).schemaVersion(17).build();
              StateRepository server = StateRepository.builder().url(postgres.url()).schema(postgres.schema())
                      .schemaVersion(17).build()) {
-            assertEquals(0, server.sessionCount(null)); // the store's schema exists before the rows are copied
+            assertEquals(0, server.sessionCount()); // the store's schema exists before the rows are copied
             copyRows(file);
             List<Long> beyondLimits = beyondTsvectorLimits();
             assertEquals(List.of(55L), beyondLimits); // the 1,700-line log of the v6 data set

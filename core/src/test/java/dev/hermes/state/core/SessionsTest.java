@@ -4,6 +4,7 @@ import dev.hermes.state.ConstraintViolationException;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.model.NewSession;
+import dev.hermes.state.core.model.SearchSessionsQuery;
 import dev.hermes.state.core.model.Session;
 import dev.hermes.state.core.model.TokenUsage;
 import org.junit.jupiter.api.Test;
@@ -49,7 +50,7 @@ class SessionsTest extends FreshStoreTest {
         Session session = store.getSession("s1").orElseThrow();
         assertEquals("cli", session.source());
         assertEquals("first", session.model());
-        assertEquals(1, store.sessionCount(null));
+        assertEquals(1, store.sessionCount());
     }
 
     @Test
@@ -57,7 +58,7 @@ class SessionsTest extends FreshStoreTest {
         ConstraintViolationException error = assertThrows(ConstraintViolationException.class,
                 () -> store.createSession(NewSession.builder("child", "cli").parentSessionId("nobody").build()));
         assertEquals("Cannot create session 'child': parent session 'nobody' does not exist", error.getMessage());
-        assertEquals(0, store.sessionCount(null));
+        assertEquals(0, store.sessionCount());
         // the refused insert leaves the writer usable: the same statement with a known parent goes through
         store.createSession("root", "cli");
         store.createSession(NewSession.builder("child", "cli").parentSessionId("root").build());
@@ -73,7 +74,7 @@ class SessionsTest extends FreshStoreTest {
         assertEquals("cli", kept.source());
         assertEquals("first", kept.model());
         assertNull(kept.parentSessionId());
-        assertEquals(1, store.sessionCount(null));
+        assertEquals(1, store.sessionCount());
     }
 
     @Test
@@ -95,9 +96,9 @@ class SessionsTest extends FreshStoreTest {
                 .modelConfig(new Object()).build()));
         assertThrows(InvalidArgumentException.class, () -> store.getSession(""));
         assertThrows(InvalidArgumentException.class, () -> store.endSession("s1", ""));
-        assertThrows(InvalidArgumentException.class, () -> store.searchSessions(null, -1, 0));
-        assertThrows(InvalidArgumentException.class, () -> store.searchSessions(null, 1, -1));
-        assertEquals(0, store.sessionCount(null));
+        assertThrows(InvalidArgumentException.class, () -> store.searchSessions(new SearchSessionsQuery(null, -1, 0)));
+        assertThrows(InvalidArgumentException.class, () -> store.searchSessions(new SearchSessionsQuery(null, 1, -1)));
+        assertEquals(0, store.sessionCount());
     }
 
     @Test
@@ -243,7 +244,7 @@ class SessionsTest extends FreshStoreTest {
         store.appendMessage("a", NewMessage.of("user", "1"));
         store.appendMessage("a", NewMessage.of("user", "2"));
         store.appendMessage("c", NewMessage.of("user", "3"));
-        assertEquals(3, store.sessionCount(null));
+        assertEquals(3, store.sessionCount());
         assertEquals(3, store.sessionCount(""));
         assertEquals(2, store.sessionCount("cli"));
         assertEquals(0, store.sessionCount("discord"));
@@ -257,10 +258,10 @@ class SessionsTest extends FreshStoreTest {
         store.createSession("root", "cli");
         store.createSession(NewSession.builder("child", "cli").parentSessionId("root").build());
         store.createSession("other", "slack");
-        assertEquals(List.of("other", "child", "root"), ids(store.searchSessions(null, 20, 0)));
-        assertEquals(List.of("child", "root"), ids(store.searchSessions("cli", 20, 0)));
-        assertEquals(List.of("child"), ids(store.searchSessions(null, 1, 1)));
-        assertEquals(List.of(), ids(store.searchSessions(null, 0, 0)));
+        assertEquals(List.of("other", "child", "root"), ids(store.searchSessions(new SearchSessionsQuery(null, 20, 0))));
+        assertEquals(List.of("child", "root"), ids(store.searchSessions(new SearchSessionsQuery("cli", 20, 0))));
+        assertEquals(List.of("child"), ids(store.searchSessions(new SearchSessionsQuery(null, 1, 1))));
+        assertEquals(List.of(), ids(store.searchSessions(new SearchSessionsQuery(null, 0, 0))));
     }
 
     static List<String> ids(List<Session> sessions) {

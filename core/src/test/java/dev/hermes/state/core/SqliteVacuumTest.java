@@ -4,6 +4,7 @@ import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.model.NewSession;
+import dev.hermes.state.core.model.SearchSessionsQuery;
 import dev.hermes.state.core.model.SessionExport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,8 +61,8 @@ class SqliteVacuumTest {
         try (StateRepository store = StateRepository.open(file)) {
             store.createSession("survivor", "cli");
             long started = System.nanoTime();
-            assertEquals(sessions, store.pruneSessions(90, null));
-            assertEquals(1, store.sessionCount(null));
+            assertEquals(sessions, store.pruneSessions(Duration.ofDays(90), null).count());
+            assertEquals(1, store.sessionCount());
             assertEquals(0, store.messageCount(null));
             long wal = Files.size(Path.of(file + "-wal"));
             assertTrue(wal < 16L * 1024 * 1024, "the log was checkpointed and truncated after the prune: " + wal + " bytes");
@@ -69,7 +70,7 @@ class SqliteVacuumTest {
             long reclaimed = store.vacuum().bytesReclaimed();
             assertTrue(reclaimed > 1_000_000, "vacuum reclaimed " + reclaimed);
             assertEquals(before - reclaimed, Files.size(file));
-            assertEquals("survivor", store.searchSessions(null, 5, 0).get(0).id());
+            assertEquals("survivor", store.searchSessions(new SearchSessionsQuery(null, 5, 0)).get(0).id());
         }
         assertEquals("ok", SqliteFiles.text(file, "PRAGMA integrity_check"));
     }

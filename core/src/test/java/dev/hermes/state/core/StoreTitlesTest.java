@@ -75,26 +75,26 @@ class StoreTitlesTest extends FreshStoreTest {
 
     @Test
     void nextTitleInLineageNumbersAfterTheHighest() {
-        assertEquals("my project", store.nextTitleInLineage("my project"));
+        assertEquals("my project", store.getNextTitleInLineage("my project"));
         store.setSessionTitle("s1", "my project");
-        assertEquals("my project #2", store.nextTitleInLineage("my project"));
+        assertEquals("my project #2", store.getNextTitleInLineage("my project"));
         store.setSessionTitle("s2", "my project #2");
         store.setSessionTitle("s3", "my project #3");
-        assertEquals("my project #4", store.nextTitleInLineage("my project"));
-        assertEquals("my project #4", store.nextTitleInLineage("my project #2"));
+        assertEquals("my project #4", store.getNextTitleInLineage("my project"));
+        assertEquals("my project #4", store.getNextTitleInLineage("my project #2"));
         store.createSession("s4", "cli");
         store.setSessionTitle("s4", "my project notes");
-        assertEquals("my project #4", store.nextTitleInLineage("my project"), "a decoy title is no number");
+        assertEquals("my project #4", store.getNextTitleInLineage("my project"), "a decoy title is no number");
     }
 
     @Test
     void nextTitleTakesWildcardsLiterally() {
         store.setSessionTitle("s1", "100% done");
         store.setSessionTitle("s2", "100x done #7");
-        assertEquals("100% done #2", store.nextTitleInLineage("100% done"));
-        assertEquals("a_b", store.nextTitleInLineage("a_b"));
+        assertEquals("100% done #2", store.getNextTitleInLineage("100% done"));
+        assertEquals("a_b", store.getNextTitleInLineage("a_b"));
         store.setSessionTitle("s3", "axb #4");
-        assertEquals("a_b", store.nextTitleInLineage("a_b #9"), "_ in the base is not a wildcard");
+        assertEquals("a_b", store.getNextTitleInLineage("a_b #9"), "_ in the base is not a wildcard");
     }
 
     @Test

@@ -40,7 +40,7 @@ class UsageAnalyticsTest {
     @Test
     void usageOfTodaysAgentsFileSummedPerDayModelAndSource() {
         try (StateRepository store = StateRepository.openReadOnly(Fixtures.copy("state-v17.db", dir))) {
-            UsageReport report = store.usage(UsageQuery.lastDays(7, V17_NOW));
+            UsageReport report = store.getUsage(UsageQuery.lastDays(7, V17_NOW));
             UsageReport.Usage totals = report.totals();
             assertEquals(new UsageReport.Usage(43, 136, 19, 7, 94593, 25052, 16230, 1913, 4990, totals.estimatedCostUsd(),
                     totals.actualCostUsd()), totals);
@@ -55,20 +55,20 @@ class UsageAnalyticsTest {
             assertEquals(21741, report.byModel().get(0).usage().inputTokens());
             assertEquals(List.of("cli", "telegram", "discord", "slack"), report.bySource().stream().map(UsageReport.Group::key).toList());
             assertEquals(43, report.dailyBySource().stream().mapToLong(d -> d.usage().sessions()).sum());
-            assertEquals(0, store.usage(UsageQuery.lastDays(7, V17_NOW.plusSeconds(30 * 86_400L))).totals().sessions());
+            assertEquals(0, store.getUsage(UsageQuery.lastDays(7, V17_NOW.plusSeconds(30 * 86_400L))).totals().sessions());
         }
     }
 
     @Test
     void aVersion6FileSumsTheColumnsItLacksAsZero() {
         try (StateRepository store = StateRepository.openReadOnly(Fixtures.copy("state-v6.db", dir))) {
-            UsageReport.Usage totals = store.usage(UsageQuery.lastDays(30, Instant.ofEpochSecond(1_796_040_400L))).totals();
+            UsageReport.Usage totals = store.getUsage(UsageQuery.lastDays(30, Instant.ofEpochSecond(1_796_040_400L))).totals();
             assertEquals(30, totals.sessions());
             assertEquals(95, totals.messages());
             assertEquals(17, totals.toolCalls());
             assertEquals(0, totals.apiCalls());
             assertEquals(92431, totals.inputTokens());
-            StoreStats stats = store.stats();
+            StoreStats stats = store.getStats();
             assertEquals(30, stats.total());
             assertEquals(0, stats.archived());
             assertEquals(95, stats.messages());
@@ -78,7 +78,7 @@ class UsageAnalyticsTest {
     @Test
     void statsAreTheAgentsSessionsStats() {
         try (StateRepository store = StateRepository.openReadOnly(Fixtures.copy("state-v17.db", dir))) {
-            StoreStats stats = store.stats();
+            StoreStats stats = store.getStats();
             assertEquals(43, stats.total());
             assertEquals(41, stats.notArchived());
             assertEquals(2, stats.archived());
@@ -105,12 +105,12 @@ class UsageAnalyticsTest {
             List<RichSession> middle = store.listSessionsRich(ListSessionsQuery.builder()
                     .startedBetween(base.plusSeconds(86_400), base.plusSeconds(4 * 86_400L)).build());
             assertEquals(List.of("s3", "s2", "s1"), middle.stream().map(r -> r.session().id()).toList());
-            assertEquals(1, store.getSessionCount(SessionCountQuery.builder().model("m-odd")
+            assertEquals(1, store.sessionCount(SessionCountQuery.builder().model("m-odd")
                     .startedBetween(base.plusSeconds(2 * 86_400L), base.plusSeconds(4 * 86_400L)).build()));
             assertEquals(List.of("s5", "s3"), store.listSessionsRichPage(ListSessionsQuery.builder().model("m-odd")
                     .startedBetween(base.plusSeconds(2 * 86_400L), null).limit(5).build(), null)
                     .items().stream().map(r -> r.session().id()).toList());
-            UsageReport report = store.usage(new UsageQuery(base.minusSeconds(1)));
+            UsageReport report = store.getUsage(new UsageQuery(base.minusSeconds(1)));
             assertEquals(6, report.daily().size());
             assertEquals(LocalDate.of(2026, 5, 6), report.daily().get(5).day());
             assertEquals(50, report.daily().get(5).usage().inputTokens());

@@ -54,19 +54,19 @@ class V17CoordinationTest extends FreshStoreTest {
         assertTrue(store.tryAcquireCompressionLock("s1", "a", TEN_SECONDS), "the holder's own lease");
         assertEquals("a", queryString("SELECT holder FROM compression_locks WHERE session_id = 's1'"));
         assertEquals(10.0, Double.parseDouble(queryString("SELECT expires_at - acquired_at FROM compression_locks")), 1e-6);
-        assertEquals(Optional.of("a"), store.compressionLockHolder("s1"));
+        assertEquals(Optional.of("a"), store.getCompressionLockHolder("s1"));
         clock.advance(Duration.ofSeconds(11));
-        assertEquals(Optional.empty(), store.compressionLockHolder("s1"));
+        assertEquals(Optional.empty(), store.getCompressionLockHolder("s1"));
         assertFalse(store.refreshCompressionLock("s1", "a", TEN_SECONDS), "an expired lease is not refreshed");
         assertTrue(store.tryAcquireCompressionLock("s1", "b", TEN_SECONDS), "an expired lease is reclaimed");
-        assertEquals(Optional.of("b"), store.compressionLockHolder("s1"));
+        assertEquals(Optional.of("b"), store.getCompressionLockHolder("s1"));
         assertEquals(1, queryLong("SELECT count(*) FROM compression_locks"));
         assertTrue(store.refreshCompressionLock("s1", "b", Duration.ofSeconds(20)));
         assertFalse(store.refreshCompressionLock("s1", "", Duration.ofSeconds(20)));
         store.releaseCompressionLock("s1", "a");
-        assertEquals(Optional.of("b"), store.compressionLockHolder("s1"));
+        assertEquals(Optional.of("b"), store.getCompressionLockHolder("s1"));
         store.releaseCompressionLock("s1", "b");
-        assertEquals(Optional.empty(), store.compressionLockHolder("s1"));
+        assertEquals(Optional.empty(), store.getCompressionLockHolder("s1"));
         assertTrue(store.tryAcquireCompressionLock("nosession", "a", Duration.ofMinutes(5)), "no session is needed");
         assertTrue(store.tryAcquireCompressionLock("s1", "", Duration.ofSeconds(5)), "the agent takes an empty holder");
         assertThrows(InvalidArgumentException.class, () -> store.tryAcquireCompressionLock("", "a", TEN_SECONDS));
@@ -91,7 +91,7 @@ class V17CoordinationTest extends FreshStoreTest {
         store.createSession("s1", "cli");
         Instant until = Timestamps.ofEpochSeconds(1773133260.1234567);
         store.recordCompressionFailureCooldown("s1", until, "timeout");
-        CompressionCooldown cooldown = store.compressionFailureCooldown("s1").orElseThrow();
+        CompressionCooldown cooldown = store.getCompressionFailureCooldown("s1").orElseThrow();
         assertEquals(1773133260.1234567, Timestamps.epochSeconds(cooldown.until()), 0.0);
         assertEquals("timeout", cooldown.error());
         assertEquals(60.12, cooldown.remainingSeconds(), 0.01);
@@ -99,13 +99,13 @@ class V17CoordinationTest extends FreshStoreTest {
         assertEquals("timeout", session.compressionFailureError());
         assertEquals(Instant.parse("2026-03-10T09:01:00.123457Z"), session.compressionFailureCooldownUntil());
         store.recordCompressionFailureCooldown("s1", TestStores.EPOCH, null);
-        assertEquals(Optional.empty(), store.compressionFailureCooldown("s1"), "a cooldown that has ended");
+        assertEquals(Optional.empty(), store.getCompressionFailureCooldown("s1"), "a cooldown that has ended");
         assertNull(store.getSession("s1").orElseThrow().compressionFailureError());
         store.clearCompressionFailureCooldown("s1");
         session = store.getSession("s1").orElseThrow();
         assertNull(session.compressionFailureCooldownUntil());
         assertNull(session.compressionFailureError());
-        assertEquals(Optional.empty(), store.compressionFailureCooldown("missing"));
+        assertEquals(Optional.empty(), store.getCompressionFailureCooldown("missing"));
     }
 
     /** The agent (F1-F9): NULL → pending → running → completed or failed; a finished one may be asked again. */
@@ -113,35 +113,35 @@ class V17CoordinationTest extends FreshStoreTest {
     void theHandoffIsAStateMachine() {
         store.createSession("h1", "cli");
         store.createSession("h2", "cli");
-        assertEquals(Optional.of(new HandoffState(null, null, null)), store.handoffState("h1"));
-        assertEquals(Optional.empty(), store.handoffState("nope"));
+        assertEquals(Optional.of(new HandoffState(null, null, null)), store.getHandoffState("h1"));
+        assertEquals(Optional.empty(), store.getHandoffState("nope"));
         assertTrue(store.requestHandoff("h1", "discord"));
         assertFalse(store.requestHandoff("h1", "slack"), "one in flight");
         assertFalse(store.requestHandoff("nope", "x"));
-        assertEquals(Optional.of(new HandoffState("pending", "discord", null)), store.handoffState("h1"));
+        assertEquals(Optional.of(new HandoffState("pending", "discord", null)), store.getHandoffState("h1"));
         store.requestHandoff("h2", "telegram");
-        assertEquals(List.of("h1", "h2"), store.pendingHandoffs().stream().map(Session::id).toList());
+        assertEquals(List.of("h1", "h2"), store.listPendingHandoffs().stream().map(Session::id).toList());
         assertTrue(store.claimHandoff("h1"));
         assertFalse(store.claimHandoff("h1"));
         assertFalse(store.requestHandoff("h1", "slack"), "running");
         store.failHandoff("h1", "é".repeat(600) + "\uD83D\uDE80");
-        HandoffState failed = store.handoffState("h1").orElseThrow();
+        HandoffState failed = store.getHandoffState("h1").orElseThrow();
         assertEquals("failed", failed.state());
         assertEquals("discord", failed.platform());
         assertEquals("é".repeat(500), failed.error());
         assertTrue(store.requestHandoff("h1", "slack"));
-        assertEquals(Optional.of(new HandoffState("pending", "slack", null)), store.handoffState("h1"));
+        assertEquals(Optional.of(new HandoffState("pending", "slack", null)), store.getHandoffState("h1"));
         store.claimHandoff("h1");
         store.completeHandoff("h1");
-        assertEquals(Optional.of(new HandoffState("completed", "slack", null)), store.handoffState("h1"));
-        assertEquals(List.of("h2"), store.pendingHandoffs().stream().map(Session::id).toList());
+        assertEquals(Optional.of(new HandoffState("completed", "slack", null)), store.getHandoffState("h1"));
+        assertEquals(List.of("h2"), store.listPendingHandoffs().stream().map(Session::id).toList());
     }
 
     @Test
     void aFailureReasonIsCutAtCodePointsNotInsideAPair() {
         store.createSession("h1", "cli");
         store.failHandoff("h1", "x".repeat(499) + "\uD83D\uDE80\uD83D\uDE80");
-        assertEquals("x".repeat(499) + "\uD83D\uDE80", store.handoffState("h1").orElseThrow().error());
+        assertEquals("x".repeat(499) + "\uD83D\uDE80", store.getHandoffState("h1").orElseThrow().error());
     }
 
     /** The agent (G1-G9): the session key first, then the whole peer; only recoverable sessions with messages. */

@@ -212,7 +212,7 @@ class V17DeletesTest extends FreshStoreTest {
         Files.writeString(folder.resolve("old.json"), "x");
         Files.writeString(folder.resolve("live.json"), "x");
         clock.advance(Duration.ofDays(100));
-        assertEquals(1, store.pruneSessions(90, null, folder));
+        assertEquals(1, store.pruneSessions(Duration.ofDays(90), null, folder).count());
         assertEquals(List.of("live.json"), files(folder));
     }
 

@@ -115,18 +115,18 @@ class V17FixtureFindingTest {
         assertEquals("/home/astro/telescope", byId.get("20260402_090000_e4c1d6").workspace().cwd());
         assertEquals("", byId.get("20260402_130000_e4c21b").preview()); // its first user message is structured
 
-        assertEquals(41, store.sessionCount(null));
-        assertEquals(43, store.getSessionCount(SessionCountQuery.builder().includeArchived(true).build()));
-        assertEquals(36, store.getSessionCount(SessionCountQuery.builder().excludeChildren(true).build()));
-        assertEquals(2, store.getSessionCount(SessionCountQuery.builder().archivedOnly(true).build()));
-        assertEquals(L4, store.compressionTip(L1));
-        assertEquals(STAR_TIP, store.compressionTip(STAR_ROOT));
+        assertEquals(41, store.sessionCount());
+        assertEquals(43, store.sessionCount(SessionCountQuery.builder().includeArchived(true).build()));
+        assertEquals(36, store.sessionCount(SessionCountQuery.builder().excludeChildren(true).build()));
+        assertEquals(2, store.sessionCount(SessionCountQuery.builder().archivedOnly(true).build()));
+        assertEquals(L4, store.getCompressionTip(L1));
+        assertEquals(STAR_TIP, store.getCompressionTip(STAR_ROOT));
         assertEquals(L4, store.resolveResumeSessionId(L1));
         assertEquals(STAR_TIP, store.resolveResumeSessionId(STAR_ROOT));
         assertEquals(List.of(STAR_TIP), store.searchSessionsById("e4c1c", 20, true).stream()
                 .map(row -> row.session().id()).toList());
         assertEquals(List.of("/home/astro/ephemeris", "/home/astro/telescope"),
-                store.getSessionCwds(false).stream().map(dev.hermes.state.core.model.SessionCwd::cwd).toList());
+                store.distinctSessionCwds(false).stream().map(dev.hermes.state.core.model.SessionCwd::cwd).toList());
     }
 
     // ------------------------------------------------------------------ state-v17-upgraded.db
@@ -167,9 +167,9 @@ class V17FixtureFindingTest {
         assertEquals(listed, rows(store, ListSessionsQuery.builder().limit(100)));
         assertEquals(withArchived, rows(store, ListSessionsQuery.builder().includeArchived(true).limit(100)));
 
-        assertEquals(26, store.sessionCount(null));
-        assertEquals(30, store.getSessionCount(SessionCountQuery.builder().includeArchived(true).build()));
-        assertEquals(19, store.getSessionCount(SessionCountQuery.builder().excludeChildren(true).build()));
-        assertEquals(L4, store.compressionTip(L1));
+        assertEquals(26, store.sessionCount());
+        assertEquals(30, store.sessionCount(SessionCountQuery.builder().includeArchived(true).build()));
+        assertEquals(19, store.sessionCount(SessionCountQuery.builder().excludeChildren(true).build()));
+        assertEquals(L4, store.getCompressionTip(L1));
     }
 }

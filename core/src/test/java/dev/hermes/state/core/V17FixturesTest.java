@@ -3,6 +3,7 @@ package dev.hermes.state.core;
 import dev.hermes.state.core.model.CompressionCooldown;
 import dev.hermes.state.core.model.GatewayPeer;
 import dev.hermes.state.core.model.HandoffState;
+import dev.hermes.state.core.model.SearchSessionsQuery;
 import dev.hermes.state.core.model.Session;
 import dev.hermes.state.core.model.SessionColumns;
 import dev.hermes.state.core.model.Timestamps;
@@ -61,14 +62,14 @@ class V17FixturesTest {
     void theGatewaySessionsCoordinationState() {
         Path file = Fixtures.copy("state-v17.db", dir);
         try (StateRepository store = at(file, LOCK_TAKEN + 1)) {
-            assertEquals(Optional.of("pid:4242:fixture-gen"), store.compressionLockHolder(GATEWAY));
+            assertEquals(Optional.of("pid:4242:fixture-gen"), store.getCompressionLockHolder(GATEWAY));
             assertFalse(store.tryAcquireCompressionLock(GATEWAY, "someone-else", java.time.Duration.ofMinutes(5)));
-            CompressionCooldown cooldown = store.compressionFailureCooldown(GATEWAY).orElseThrow();
+            CompressionCooldown cooldown = store.getCompressionFailureCooldown(GATEWAY).orElseThrow();
             assertEquals(1796162701.214919, Timestamps.epochSeconds(cooldown.until()), 0.0);
             assertEquals("compression failed: provider returned HTTP 529", cooldown.error());
             assertEquals(3598.998603, cooldown.remainingSeconds(), 1e-5);
-            assertEquals(Optional.of(new HandoffState("pending", "discord", null)), store.handoffState(GATEWAY));
-            assertEquals(List.of(GATEWAY), store.pendingHandoffs().stream().map(Session::id).toList());
+            assertEquals(Optional.of(new HandoffState("pending", "discord", null)), store.getHandoffState(GATEWAY));
+            assertEquals(List.of(GATEWAY), store.listPendingHandoffs().stream().map(Session::id).toList());
             Session gateway = store.getSession(GATEWAY).orElseThrow();
             assertEquals(List.of("telegram", "tg:551234960", "agent:main:telegram:group:-1001234567890:77", "-1001234567890",
                     "group", "77"), List.of(gateway.source(), gateway.userId(), gateway.sessionKey(), gateway.chatId(),
@@ -84,7 +85,7 @@ class V17FixturesTest {
             assertEquals(2, store.optimizeFts());
         }
         try (StateRepository store = at(file, LOCK_TAKEN + 301)) {
-            assertEquals(Optional.empty(), store.compressionLockHolder(GATEWAY), "the lease ran out");
+            assertEquals(Optional.empty(), store.getCompressionLockHolder(GATEWAY), "the lease ran out");
             assertTrue(store.tryAcquireCompressionLock(GATEWAY, "someone-else", java.time.Duration.ofMinutes(5)));
         }
     }
@@ -98,7 +99,7 @@ class V17FixturesTest {
             assertFalse(store.getSession(CATALOGUE_2).orElseThrow().archived());
             assertTrue(store.deleteSession(COMET));
             assertEquals(Optional.empty(), store.getSession(COMET_DELEGATE), "tagged delegate child deleted with its parent");
-            assertEquals(41, store.searchSessions(null, 100, 0).size());
+            assertEquals(41, store.searchSessions(new SearchSessionsQuery(null, 100, 0)).size());
         }
     }
 
@@ -108,7 +109,7 @@ class V17FixturesTest {
             assertEquals(Optional.empty(), store.getMeta("last_auto_prune"));
             assertEquals(0, store.countEmptySessions());
             assertTrue(store.setSessionArchived(L1, false));
-            assertTrue(store.searchSessions(null, 100, 0).stream().noneMatch(Session::archived));
+            assertTrue(store.searchSessions(new SearchSessionsQuery(null, 100, 0)).stream().noneMatch(Session::archived));
             assertTrue(store.deleteSession(L1));
             assertEquals(null, store.getSession(L1_CHILD).orElseThrow().parentSessionId(), "orphaned, not cascaded");
             assertEquals(null, store.getSession(L2).orElseThrow().parentSessionId());
@@ -134,7 +135,7 @@ class V17FixturesTest {
                     text(session.cwd()));
             assertEquals(row.subList(2, 12), actual, "session " + row.get(1));
         }
-        assertEquals(expectedRows, store.searchSessions(null, 1000, 0).size());
+        assertEquals(expectedRows, store.searchSessions(new SearchSessionsQuery(null, 1000, 0)).size());
     }
 
     private static String text(String value) {

@@ -4,6 +4,7 @@ import dev.hermes.state.core.json.PythonJson;
 import dev.hermes.state.core.model.AutoMaintenanceReport;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.model.SearchQuery;
+import dev.hermes.state.core.model.SearchSessionsQuery;
 import dev.hermes.state.core.model.VacuumReport;
 import org.junit.jupiter.api.Test;
 
@@ -51,20 +52,20 @@ class V17MaintenanceTest extends FreshStoreTest {
         store.createSession("new", "cli");
         store.endSession("new", "x");
         double before = TestStores.EPOCH.getEpochSecond() + 100 * 86_400.0;
-        assertEquals(new AutoMaintenanceReport(false, 3, true, null), store.maybeAutoPruneAndVacuum(90, 24, true, null));
+        assertEquals(new AutoMaintenanceReport(false, 3, true, null), store.maybeAutoPruneAndVacuum(Duration.ofDays(90), Duration.ofHours(24), true, null));
         String lastRun = store.getMeta("last_auto_prune").orElseThrow();
         double recorded = Double.parseDouble(lastRun);
         assertEquals(PythonJson.dumps(recorded), lastRun, "written as Python's str(float)");
         assertTrue(recorded > before && recorded < before + 1, lastRun);
-        assertEquals(new AutoMaintenanceReport(true, 0, false, null), store.maybeAutoPruneAndVacuum(90, 24, true, null));
+        assertEquals(new AutoMaintenanceReport(true, 0, false, null), store.maybeAutoPruneAndVacuum(Duration.ofDays(90), Duration.ofHours(24), true, null));
         assertEquals(lastRun, store.getMeta("last_auto_prune").orElseThrow(), "a skipped run records nothing");
         clock.advance(Duration.ofHours(25));
-        assertEquals(new AutoMaintenanceReport(false, 1, false, null), store.maybeAutoPruneAndVacuum(0, 24, false, null));
+        assertEquals(new AutoMaintenanceReport(false, 1, false, null), store.maybeAutoPruneAndVacuum(Duration.ZERO, Duration.ofHours(24), false, null));
         store.setMeta("last_auto_prune", "not a number");
-        assertEquals(new AutoMaintenanceReport(false, 0, false, null), store.maybeAutoPruneAndVacuum(90, 1000, true, null));
+        assertEquals(new AutoMaintenanceReport(false, 0, false, null), store.maybeAutoPruneAndVacuum(Duration.ofDays(90), Duration.ofHours(1000), true, null));
         store.setMeta("last_auto_prune", " 1_773_133_200.5 ");
-        assertEquals(new AutoMaintenanceReport(true, 0, false, null), store.maybeAutoPruneAndVacuum(90, 1e9, true, null));
-        assertEquals(List.of("live"), store.searchSessions(null, 10, 0).stream().map(s -> s.id()).toList());
+        assertEquals(new AutoMaintenanceReport(true, 0, false, null), store.maybeAutoPruneAndVacuum(Duration.ofDays(90), Duration.ofHours(1_000_000_000), true, null));
+        assertEquals(List.of("live"), store.searchSessions(new SearchSessionsQuery(null, 10, 0)).stream().map(s -> s.id()).toList());
     }
 
     private long uncheckedLong(String sql) {

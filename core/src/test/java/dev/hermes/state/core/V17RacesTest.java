@@ -42,7 +42,7 @@ class V17RacesTest {
         try (StateRepository store = StateRepository.builder().path(file).schemaVersion(17).build()) {
             for (int round = 0; round < ROUNDS; round++) {
                 String holder = wins.get(0).contains(String.valueOf(round)) ? "first" : "second";
-                assertEquals(holder, store.compressionLockHolder("race-" + round).orElseThrow(), "round " + round);
+                assertEquals(holder, store.getCompressionLockHolder("race-" + round).orElseThrow(), "round " + round);
             }
         }
     }
@@ -59,8 +59,8 @@ class V17RacesTest {
         }
         assertExactlyOneWinnerEach(race(file, "claim"));
         try (StateRepository store = StateRepository.builder().path(file).schemaVersion(17).build()) {
-            assertEquals(List.of(), store.pendingHandoffs());
-            assertEquals("running", store.handoffState("race-" + (ROUNDS - 1)).orElseThrow().state());
+            assertEquals(List.of(), store.listPendingHandoffs());
+            assertEquals("running", store.getHandoffState("race-" + (ROUNDS - 1)).orElseThrow().state());
         }
     }
 
@@ -111,8 +111,8 @@ class V17RacesTest {
             int rounds = Integer.parseInt(args[3]);
             try (StateRepository store = StateRepository.builder().path(file).schemaVersion(17).build()) {
                 // warm up (first statements render and prepare), so both start racing at once
-                store.compressionLockHolder("warm-up");
-                store.handoffState("warm-up");
+                store.getCompressionLockHolder("warm-up");
+                store.getHandoffState("warm-up");
                 System.out.println("ready");
                 System.out.flush();
                 new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();

@@ -77,7 +77,7 @@ class V17SessionsTest extends FreshStoreTest {
         assertEquals("k", session.sessionKey());
         assertNull(session.chatType());
         assertEquals(TestStores.EPOCH, session.startedAt(), "the first row's start is kept");
-        assertEquals(1, store.sessionCount(null));
+        assertEquals(1, store.sessionCount());
     }
 
     /** The agent (A2): ensure_session with its keywords goes through the same upsert. */

@@ -51,7 +51,7 @@ class V6RulesSessionsTest extends FreshStoreTest {
         assertThrows(InvalidArgumentException.class, () -> store.createSession(NewSession.builder("s1", "cli").cwd("/w").build()));
         assertThrows(InvalidArgumentException.class,
                 () -> store.ensureSession(NewSession.builder("s1", "cli").sessionKey("k").build()));
-        assertEquals(0, store.sessionCount(null));
+        assertEquals(0, store.sessionCount());
         store.createSession("s1", "cli");
         assertThrows(InvalidArgumentException.class,
                 () -> store.updateTokenCounts("s1", TokenUsage.builder().inputTokens(5).apiCallCount(1).build()));
@@ -73,15 +73,15 @@ class V6RulesSessionsTest extends FreshStoreTest {
                 () -> store.tryAcquireCompressionLock("s1", "a", Duration.ofSeconds(5)),
                 () -> store.refreshCompressionLock("s1", "a", Duration.ofSeconds(5)),
                 () -> store.releaseCompressionLock("s1", "a"),
-                () -> store.compressionLockHolder("s1"),
+                () -> store.getCompressionLockHolder("s1"),
                 () -> store.recordCompressionFailureCooldown("s1", Instant.EPOCH, null),
-                () -> store.compressionFailureCooldown("s1"),
+                () -> store.getCompressionFailureCooldown("s1"),
                 () -> store.clearCompressionFailureCooldown("s1"),
                 () -> store.recordGatewaySessionPeer("s1", new GatewayPeer("telegram", null, "k", null, null, null)),
                 () -> store.findLatestGatewaySessionForPeer(new GatewayPeer("telegram", null, "k", null, null, null)),
                 () -> store.requestHandoff("s1", "discord"),
-                () -> store.handoffState("s1"),
-                () -> store.pendingHandoffs(),
+                () -> store.getHandoffState("s1"),
+                () -> store.listPendingHandoffs(),
                 () -> store.claimHandoff("s1"),
                 () -> store.completeHandoff("s1"),
                 () -> store.failHandoff("s1", "x"),
@@ -90,7 +90,7 @@ class V6RulesSessionsTest extends FreshStoreTest {
         for (Executable operation : refused) {
             assertThrows(StateIOException.class, operation);
         }
-        assertEquals(1, store.sessionCount(null));
+        assertEquals(1, store.sessionCount());
         assertEquals(0, queryLong(onSqlite() ? "SELECT count(*) FROM sqlite_master WHERE name LIKE 'telegram%'"
                 : "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name LIKE 'telegram%'"));
     }

@@ -4,7 +4,7 @@ import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.model.Message;
 import dev.hermes.state.core.model.MessageContent;
 import dev.hermes.state.core.model.NewMessage;
-import dev.hermes.state.memory.ToolCall;
+import dev.hermes.state.core.model.ToolCall;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.image.Image;
 import dev.langchain4j.data.message.AiMessage;

@@ -129,7 +129,7 @@ class HermesChatMemoryStoreTest {
             }
             assertEquals(SystemMessage.from("Be thorough."), hermes.messages().get(0));
             assertEquals(14, store.messageCount("m"), "the replaced system message stays in the session");
-            assertEquals(1, store.sessionCount(null), "a system message moved to the head is not a rewrite");
+            assertEquals(1, store.sessionCount(), "a system message moved to the head is not a rewrite");
             List<WindowEntry> systemSave = windows.saves().get(9);
             assertNull(systemSave.get(0).storedId(), "the new system message is the only new entry, placed first");
             assertEquals(1, systemSave.stream().filter(entry -> entry.storedId() == null).count());
@@ -252,7 +252,7 @@ class HermesChatMemoryStoreTest {
 
             Session root = store.getSession("c1").orElseThrow();
             assertEquals("compression", root.endReason());
-            String child = store.compressionTip("c1");
+            String child = store.getCompressionTip("c1");
             assertEquals("c1", store.getSession(child).orElseThrow().parentSessionId());
             assertEquals(3, store.messageCount(child));
             assertEquals(List.of("c1"), memoryStore.memoryIds());
@@ -261,7 +261,7 @@ class HermesChatMemoryStoreTest {
             assertEquals(4, store.messageCount(child), "the memory goes on in the child");
 
             memory.clear();
-            assertEquals(0, store.sessionCount(null));
+            assertEquals(0, store.sessionCount());
             assertEquals(0, store.messageCount(null));
             assertEquals(List.of(), memoryStore.memoryIds());
             assertEquals(0, SqliteFiles.number(TestStore.file(dir), "SELECT count(*) FROM hermes_state_window"));
@@ -278,7 +278,7 @@ class HermesChatMemoryStoreTest {
             ChatMemory memory = window(session, memoryStore, false);
             memory.add(UserMessage.from("and the staging database?"));
             assertEquals(7, store.messageCount(session), "the agent's rows were kept, only the new one appended");
-            assertEquals(30, store.sessionCount(null));
+            assertEquals(30, store.sessionCount());
             assertEquals(7, memory.messages().size());
         }
     }
@@ -296,7 +296,7 @@ class HermesChatMemoryStoreTest {
             memoryStore.updateMessages("m", next);
             assertEquals(next, memoryStore.getMessages("m"));
             assertEquals(3, store.messageCount("m"), "the handed-out picture is kept, not stored again");
-            assertEquals(1, store.sessionCount(null));
+            assertEquals(1, store.sessionCount());
         }
     }
 
@@ -310,7 +310,7 @@ class HermesChatMemoryStoreTest {
             assertThrows(InvalidArgumentException.class,
                     () -> memoryStore.updateMessages("m", List.of(UserMessage.from("first"), picture)));
             assertEquals(List.of(), windows.saves());
-            assertEquals(0, store.sessionCount(null));
+            assertEquals(0, store.sessionCount());
         }
     }
 
@@ -328,7 +328,7 @@ class HermesChatMemoryStoreTest {
             memoryStore.deleteMessages("a");
 
             assertEquals(List.of("b"), memoryStore.memoryIds());
-            assertEquals(2, store.sessionCount(null));
+            assertEquals(2, store.sessionCount());
             assertFalse(store.getSession("a2").isPresent());
         }
     }
@@ -343,7 +343,7 @@ class HermesChatMemoryStoreTest {
             assertThrows(InvalidArgumentException.class, () -> memoryStore.getMessages(" "));
             assertThrows(InvalidArgumentException.class, () -> memoryStore.updateMessages("m", null));
             assertThrows(InvalidArgumentException.class, () -> memoryStore.deleteMessages(null));
-            assertEquals(0, store.sessionCount(null));
+            assertEquals(0, store.sessionCount());
         }
     }
 }

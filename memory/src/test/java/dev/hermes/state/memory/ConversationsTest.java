@@ -81,7 +81,7 @@ class ConversationsTest {
         try (StateRepository store = TestStore.open(dir)) {
             store.createSession("b", "spring-ai");
             assertFalse(new Conversations(store, "spring-ai").delete("nope"));
-            assertEquals(1, store.sessionCount(null));
+            assertEquals(1, store.sessionCount());
         }
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.model.Message;
 import dev.hermes.state.core.model.NewMessage;
+import dev.hermes.state.core.model.ToolCall;
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.testsupport.Fixtures;
 import org.junit.jupiter.api.Test;

@@ -137,7 +137,7 @@ final class Api {
             rows = page.items();
             next = page.nextCursor().orElse(null);
         }
-        long total = q != null ? -1 : store.getSessionCount(SessionCountQuery.builder()
+        long total = q != null ? -1 : store.sessionCount(SessionCountQuery.builder()
                 .source(source).excludeSources(exclude).cwdPrefix(cwd).minMessageCount(Math.max(0, minMessages))
                 .includeArchived(archived.equals("include")).archivedOnly(archived.equals("only"))
                 .excludeChildren(true).model(model).startedBetween(from, to).build());
@@ -213,16 +213,16 @@ final class Api {
     private Object lineage(String idOrPrefix, Params params) {
         params.only(Set.of());
         Session session = resolve(idOrPrefix);
-        List<LineageNode> ancestors = store.ancestors(session.id());
+        List<LineageNode> ancestors = store.getAncestors(session.id());
         String rootId = ancestors.isEmpty() ? session.id() : ancestors.get(ancestors.size() - 1).session().id();
-        List<LineageNode> tree = store.lineageTree(rootId);
+        List<LineageNode> tree = store.getLineageTree(rootId);
         Map<String, Session> byId = new HashMap<>();
         tree.forEach(node -> byId.put(node.session().id(), node.session()));
         ancestors.forEach(node -> byId.put(node.session().id(), node.session()));
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("session_id", session.id());
         answer.put("root_id", rootId);
-        answer.put("compression_tip", store.compressionTip(session.id()));
+        answer.put("compression_tip", store.getCompressionTip(session.id()));
         List<Map<String, @Nullable Object>> up = new ArrayList<>();
         ancestors.forEach(node -> up.add(lineageNode(node, byId)));
         answer.put("ancestors", up);
@@ -347,7 +347,7 @@ final class Api {
         if (seen.containsKey(root) || seen.size() >= limit) {
             return;
         }
-        String tip = tips.computeIfAbsent(root, store::compressionTip);
+        String tip = tips.computeIfAbsent(root, store::getCompressionTip);
         Map<String, @Nullable Object> result = new LinkedHashMap<>();
         result.put("session_id", tip);
         result.putAll(hit);
@@ -493,7 +493,7 @@ final class Api {
 
     private Object stats(Params params) {
         params.only(Set.of());
-        StoreStats stats = store.stats();
+        StoreStats stats = store.getStats();
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("total", stats.total());
         answer.put("active_store", stats.notArchived());
@@ -507,7 +507,7 @@ final class Api {
     private Object usage(Params params) {
         params.only(Set.of("days"));
         int days = params.integer("days", 30, 1, 3650);
-        UsageReport report = store.usage(UsageQuery.lastDays(days, clock.instant()));
+        UsageReport report = store.getUsage(UsageQuery.lastDays(days, clock.instant()));
         Map<String, Object> answer = new LinkedHashMap<>();
         List<Map<String, Object>> daily = new ArrayList<>();
         for (UsageReport.Daily day : report.daily()) {

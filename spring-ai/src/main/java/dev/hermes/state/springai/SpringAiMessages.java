@@ -3,7 +3,7 @@ package dev.hermes.state.springai;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.model.MessageContent;
 import dev.hermes.state.core.model.NewMessage;
-import dev.hermes.state.memory.ToolCall;
+import dev.hermes.state.core.model.ToolCall;
 import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.Message;
 import org.springframework.ai.chat.messages.SystemMessage;

@@ -236,7 +236,7 @@ class HermesChatMemoryRepositoryTest {
 
             Session root = store.getSession("c1").orElseThrow();
             assertEquals("compression", root.endReason());
-            String child = store.compressionTip("c1");
+            String child = store.getCompressionTip("c1");
             assertEquals("c1", store.getSession(child).orElseThrow().parentSessionId());
             assertEquals(3, store.messageCount("c1"));
             assertEquals(3, store.messageCount(child));
@@ -246,7 +246,7 @@ class HermesChatMemoryRepositoryTest {
             assertEquals(4, store.messageCount(child), "the conversation goes on in the child");
 
             repository.deleteByConversationId("c1");
-            assertEquals(0, store.sessionCount(null));
+            assertEquals(0, store.sessionCount());
             assertEquals(0, store.messageCount(null));
             assertEquals(List.of(), repository.findConversationIds());
             assertEquals(0, SqliteFiles.number(TestStore.file(dir), "SELECT count(*) FROM hermes_state_window_message"));
@@ -265,7 +265,7 @@ class HermesChatMemoryRepositoryTest {
             ChatMemory memory = MessageWindowChatMemory.builder().maxMessages(10).chatMemoryRepository(repository).build();
             memory.add(session, new UserMessage("and the staging database?"));
             assertEquals(7, store.messageCount(session), "the agent's rows were kept, only the new one appended");
-            assertEquals(30, store.sessionCount(null));
+            assertEquals(30, store.sessionCount());
             assertEquals(read.size() + 1, repository.findByConversationId(session).size());
         }
     }
@@ -314,7 +314,7 @@ class HermesChatMemoryRepositoryTest {
             assertThrows(InvalidArgumentException.class, () -> repository.saveAll("c3", withPicture));
             assertThrows(InvalidArgumentException.class, () -> repository.saveAll("c3", Arrays.asList(new UserMessage("x"), null)));
             assertEquals(List.of(), windows.saves());
-            assertEquals(0, store.sessionCount(null));
+            assertEquals(0, store.sessionCount());
         }
     }
 
@@ -332,7 +332,7 @@ class HermesChatMemoryRepositoryTest {
             repository.deleteByConversationId("a");
 
             assertEquals(List.of("b"), repository.findConversationIds());
-            assertEquals(2, store.sessionCount(null));
+            assertEquals(2, store.sessionCount());
             assertFalse(store.getSession("a2").isPresent());
         }
     }
@@ -347,7 +347,7 @@ class HermesChatMemoryRepositoryTest {
             assertThrows(InvalidArgumentException.class, () -> repository.saveAll(null, List.of()));
             assertThrows(InvalidArgumentException.class, () -> repository.saveAll("c", null));
             assertThrows(InvalidArgumentException.class, () -> repository.deleteByConversationId(""));
-            assertEquals(0, store.sessionCount(null));
+            assertEquals(0, store.sessionCount());
         }
     }
 }

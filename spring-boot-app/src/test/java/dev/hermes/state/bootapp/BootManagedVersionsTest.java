@@ -62,9 +62,9 @@ class BootManagedVersionsTest {
     void theOldestPythonFileIsMigratedAndReads() {
         Path copy = Fixtures.copy("state-v1.db", dir);
         try (StateRepository python = StateRepository.open(copy)) {
-            assertEquals(30, python.sessionCount(null));
+            assertEquals(30, python.sessionCount());
             assertEquals(95, python.messageCount(null));
-            assertEquals("20260310_135900_0957cb", python.compressionTip("20260310_090000_8520da"));
+            assertEquals("20260310_135900_0957cb", python.getCompressionTip("20260310_090000_8520da"));
             assertEquals(1, python.searchMessages(SearchQuery.of("ENDMARKER_7f3a")).size());
             long id = python.appendMessage("20260310_135900_0957cb", NewMessage.of("user", "a Boot application wrote this"));
             assertEquals(98, id);

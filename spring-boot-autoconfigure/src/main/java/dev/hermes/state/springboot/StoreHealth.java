@@ -44,7 +44,7 @@ record StoreHealth(boolean up, Map<String, Object> details) {
         } else {
             details.put("store", store.describe());
         }
-        details.put("sessions", store.sessionCount(null));
+        details.put("sessions", store.sessionCount());
         return new StoreHealth(true, details);
     }
 }

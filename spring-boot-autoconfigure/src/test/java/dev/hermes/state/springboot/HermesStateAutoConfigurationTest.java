@@ -77,7 +77,7 @@ class HermesStateAutoConfigurationTest {
             assertEquals(1, store.messageCount("s1"));
             opened.set(store);
         });
-        StateIOException closed = assertThrows(StateIOException.class, () -> opened.get().sessionCount(null));
+        StateIOException closed = assertThrows(StateIOException.class, () -> opened.get().sessionCount());
         assertEquals("The store is closed", closed.getMessage());
         try (StateRepository again = StateRepository.openReadOnly(file)) {
             assertEquals(1, again.messageCount("s1"));

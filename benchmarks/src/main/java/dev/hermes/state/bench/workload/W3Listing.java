@@ -5,6 +5,7 @@ import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.model.ListSessionsQuery;
 import dev.hermes.state.core.model.Page;
 import dev.hermes.state.core.model.RichSession;
+import dev.hermes.state.core.model.SearchSessionsQuery;
 import dev.hermes.state.core.model.Session;
 
 import java.util.LinkedHashMap;
@@ -77,7 +78,7 @@ public final class W3Listing {
             int searchRows = 0;
             for (int i = 0; i < CALLS; i++) {
                 long before = System.nanoTime();
-                List<Session> rows = store.searchSessions(null, LIMIT, offset);
+                List<Session> rows = store.searchSessions(new SearchSessionsQuery(null, LIMIT, offset));
                 searchLatencies.add(System.nanoTime() - before);
                 searchRows = rows.size();
             }

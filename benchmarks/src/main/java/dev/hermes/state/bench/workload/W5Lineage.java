@@ -75,7 +75,7 @@ public final class W5Lineage {
         Latencies unchained = new Latencies(TIP_CALLS);
         for (int i = 0; i < TIP_CALLS; i++) {
             long before = System.nanoTime();
-            store.compressionTip(UNCHAINED);
+            store.getCompressionTip(UNCHAINED);
             unchained.add(System.nanoTime() - before);
         }
         return new Result(first, second, list, projected, unchained);
@@ -97,7 +97,7 @@ public final class W5Lineage {
         String tip = null;
         for (int i = 0; i < TIP_CALLS; i++) {
             long before = System.nanoTime();
-            tip = store.compressionTip(chain.rootId());
+            tip = store.getCompressionTip(chain.rootId());
             tips.add(System.nanoTime() - before);
         }
         return new Chain(chain.depth(), built, tips, tip, chain.hopOf(tip), expectedTip(store, chain).equals(tip));

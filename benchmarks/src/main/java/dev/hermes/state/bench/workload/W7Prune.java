@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -19,7 +20,7 @@ import java.util.Map;
  * what the issue's W7 target is about.
  */
 public final class W7Prune {
-    public static final double OLDER_THAN_DAYS = 90;
+    public static final Duration OLDER_THAN = Duration.ofDays(90);
     private static final String AGE = "UPDATE sessions SET started_at = started_at - 17280000 WHERE end_reason = 'cli_close'";
 
     public record Result(int ended, long endNanos, int aged, int pruned, long pruneNanos, long messagesBefore,
@@ -74,7 +75,7 @@ public final class W7Prune {
             before = count(statement, "SELECT count(*) FROM messages");
         }
         long pruneStart = System.nanoTime();
-        int pruned = store.pruneSessions(OLDER_THAN_DAYS, null);
+        int pruned = store.pruneSessions(OLDER_THAN, null).count();
         long pruneNanos = System.nanoTime() - pruneStart;
         try (Connection plain = databases.plainConnection(RunDatabases.MAIN, true);
              Statement statement = plain.createStatement()) {

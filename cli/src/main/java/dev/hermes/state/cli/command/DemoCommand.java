@@ -111,7 +111,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     private void describeDatabase(StateRepository store, Path file, boolean existed, DemoClock clock) {
         PrintStream out = cli.out();
-        long sessions = store.sessionCount(null);
+        long sessions = store.sessionCount();
         if (sessions == 0 && !store.isReadOnly()) {
             DemoData.Summary written = DemoData.fill(store, clock, Instant.now());
             out.println("Database: " + file + (existed ? " (it was empty: " : " (new: ") + "added " + written.sessions()
@@ -135,7 +135,7 @@ public final class DemoCommand implements Callable<Integer> {
         }
         String requested = chain.get();
         String root = SessionRefs.rootOf(store, requested);
-        LineageView.render(store.lineageTree(root), requested, store.compressionTip(root), times, style)
+        LineageView.render(store.getLineageTree(root), requested, store.getCompressionTip(root), times, style)
                 .forEach(cli.out()::println);
     }
 

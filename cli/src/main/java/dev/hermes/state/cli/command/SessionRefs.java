@@ -34,7 +34,7 @@ final class SessionRefs {
 
     /** The root of the tree a session belongs to (the session itself when it has no parent). */
     static String rootOf(StateRepository store, String id) {
-        return store.ancestors(id).stream()
+        return store.getAncestors(id).stream()
                 .max(Comparator.comparingInt(LineageNode::depth))
                 .map(node -> node.session().id())
                 .orElse(id);

@@ -150,8 +150,8 @@ public final class SessionsCommand implements Callable<Integer> {
         try (StateRepository store = cli.openExisting()) {
             id = SessionRefs.byIdOrTitle(store, reference);
             rootId = SessionRefs.rootOf(store, id);
-            tree = store.lineageTree(rootId);
-            tipId = store.compressionTip(rootId);
+            tree = store.getLineageTree(rootId);
+            tipId = store.getCompressionTip(rootId);
         }
         if (cli.json()) {
             Map<String, Object> document = new LinkedHashMap<>();

@@ -98,7 +98,7 @@ public final class DemoData {
         reasoned(second, "Here is an idempotent script:\nCREATE INDEX IF NOT EXISTS idx_sessions_started "
                 + "ON sessions(started_at DESC);\nRun it with a dry-run first.",
                 "The script must be safe to run twice, so IF NOT EXISTS.");
-        title(second, store.nextTitleInLineage(CHAIN_TITLE));
+        title(second, store.getNextTitleInLineage(CHAIN_TITLE));
         tokens(second, CLAUDE, 3_980, 640, 0.0215);
         end(second, "compression");
 
@@ -110,14 +110,14 @@ public final class DemoData {
         toolResult(third, "terminal", "call_" + (calls - 1), "migrate.sql  100%  142B");
         toolResult(third, "terminal", "call_" + calls, "(no output: index created)");
         say(third, "assistant", "Deployed. Listing sessions is now about 40x faster.");
-        title(third, store.nextTitleInLineage(CHAIN_TITLE));
+        title(third, store.getNextTitleInLineage(CHAIN_TITLE));
         tokens(third, CLAUDE, 6_420, 980, 0.0339);
         end(third, "compression");
 
         String fourth = start("cli", CLAUDE, third, hoursAgo(30));
         say(fourth, "user", "Any follow-ups after the database migration?");
         say(fourth, "assistant", "Two: watch the size of the -wal file, and VACUUM after pruning old sessions.");
-        title(fourth, store.nextTitleInLineage(CHAIN_TITLE));
+        title(fourth, store.getNextTitleInLineage(CHAIN_TITLE));
         tokens(fourth, CLAUDE, 2_110, 320, 0.0111);
     }
 

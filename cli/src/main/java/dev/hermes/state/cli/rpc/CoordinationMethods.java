@@ -77,7 +77,7 @@ final class CoordinationMethods {
         });
         methods.add("get_compression_lock_holder", List.of("session_id"), p -> {
             String id = p.requiredString("session_id");
-            return store -> empty(id) ? null : store.get().compressionLockHolder(id).orElse(null);
+            return store -> empty(id) ? null : store.get().getCompressionLockHolder(id).orElse(null);
         });
 
         // ---- compression-failure cooldown
@@ -99,7 +99,7 @@ final class CoordinationMethods {
         });
         methods.add("get_compression_failure_cooldown", List.of("session_id"), p -> {
             String id = p.requiredString("session_id");
-            return store -> empty(id) ? null : store.get().compressionFailureCooldown(id).map(CoordinationMethods::cooldown)
+            return store -> empty(id) ? null : store.get().getCompressionFailureCooldown(id).map(CoordinationMethods::cooldown)
                     .orElse(null);
         });
         methods.add("clear_compression_failure_cooldown", List.of("session_id"), p -> {
@@ -143,10 +143,10 @@ final class CoordinationMethods {
         methods.add("get_handoff_state", List.of("session_id"), p -> {
             String id = p.requiredString("session_id");
             // the agent answers None, and [] below, for any failure of these reads
-            return store -> orFallback(() -> store.get().handoffState(id).map(CoordinationMethods::handoff).orElse(null), null);
+            return store -> orFallback(() -> store.get().getHandoffState(id).map(CoordinationMethods::handoff).orElse(null), null);
         });
         methods.add("list_pending_handoffs", List.of(), p -> store -> orFallback(
-                () -> HermesShapes.sessions(store.get().pendingHandoffs()), List.of()));
+                () -> HermesShapes.sessions(store.get().listPendingHandoffs()), List.of()));
         methods.add("claim_handoff", List.of("session_id"), p -> {
             String id = p.requiredString("session_id");
             return store -> store.get().claimHandoff(id);

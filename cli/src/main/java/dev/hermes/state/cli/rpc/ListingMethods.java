@@ -3,6 +3,7 @@ package dev.hermes.state.cli.rpc;
 import dev.hermes.state.cli.json.HermesShapes;
 import dev.hermes.state.core.model.ListSessionsQuery;
 import dev.hermes.state.core.model.SearchQuery;
+import dev.hermes.state.core.model.SearchSessionsQuery;
 import dev.hermes.state.core.model.SessionCountQuery;
 import dev.hermes.state.migrations.Migrator;
 
@@ -23,7 +24,7 @@ final class ListingMethods {
         // ---- lineage
         methods.add("get_compression_tip", List.of("session_id"), p -> {
             String id = p.requiredString("session_id");
-            return store -> store.get().compressionTip(id);
+            return store -> store.get().getCompressionTip(id);
         });
         methods.add("resolve_resume_session_id", List.of("session_id"), p -> {
             String id = p.string("session_id");
@@ -32,11 +33,11 @@ final class ListingMethods {
         });
         methods.add("get_lineage_ancestors", List.of("session_id"), p -> {  // extension
             String id = p.requiredString("session_id");
-            return store -> HermesShapes.lineage(store.get().ancestors(id));
+            return store -> HermesShapes.lineage(store.get().getAncestors(id));
         });
         methods.add("get_lineage_tree", List.of("session_id"), p -> {  // extension
             String id = p.requiredString("session_id");
-            return store -> HermesShapes.lineage(store.get().lineageTree(id));
+            return store -> HermesShapes.lineage(store.get().getLineageTree(id));
         });
 
         // ---- listing, counts and search
@@ -73,7 +74,7 @@ final class ListingMethods {
                     .excludeChildren(p.bool("exclude_children", false))
                     .excludeSources(p.stringList("exclude_sources"))
                     .build();
-            return store -> store.get().getSessionCount(query);
+            return store -> store.get().sessionCount(query);
         });
         methods.add("search_sessions", List.of("source", "limit", "offset"), p -> {
             String source = p.string("source");
@@ -81,8 +82,8 @@ final class ListingMethods {
             int offset = p.count("offset", 0);
             // today's agent adds last_active and orders by it; version 6 gave the rows alone, newest start first
             return store -> store.get().rulesVersion() >= Migrator.LATEST_VERSION
-                    ? HermesShapes.activeSessions(store.get().getSessionsByLastActive(source, limit, offset))
-                    : HermesShapes.sessions(store.get().searchSessions(source, limit, offset));
+                    ? HermesShapes.activeSessions(store.get().getSessionsByLastActive(new SearchSessionsQuery(source, limit, offset)))
+                    : HermesShapes.sessions(store.get().searchSessions(new SearchSessionsQuery(source, limit, offset)));
         });
         methods.add("search_sessions_by_id", List.of("query", "limit", "include_archived"), p -> {
             String query = p.string("query");
@@ -93,7 +94,7 @@ final class ListingMethods {
         });
         methods.add("distinct_session_cwds", List.of("include_archived"), p -> {
             boolean includeArchived = p.bool("include_archived", false);
-            return store -> HermesShapes.sessionCwds(store.get().getSessionCwds(includeArchived));
+            return store -> HermesShapes.sessionCwds(store.get().distinctSessionCwds(includeArchived));
         });
         methods.add("search_messages", List.of("query", "source_filter", "exclude_sources", "role_filter", "limit",
                 "offset", "sort", "include_inactive"), p -> {

@@ -209,7 +209,7 @@ final class SessionMethods {
         });
         methods.add("get_next_title_in_lineage", List.of("base_title"), p -> {
             String base = p.requiredString("base_title");
-            return store -> store.get().nextTitleInLineage(base);
+            return store -> store.get().getNextTitleInLineage(base);
         });
 
     }

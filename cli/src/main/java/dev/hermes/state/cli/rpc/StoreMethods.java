@@ -60,7 +60,7 @@ final class StoreMethods {
             double days = p.number("older_than_days", 90);
             String source = p.string("source");
             Path folder = p.path("sessions_dir");
-            return store -> store.get().pruneSessions(days, source, folder);
+            return store -> store.get().pruneSessions(AgentDurations.days(days, "older-than days"), source, folder).count();
         });
         methods.add("prune_empty_ghost_sessions", List.of("sessions_dir"), p -> {
             Path folder = p.path("sessions_dir");
@@ -74,7 +74,8 @@ final class StoreMethods {
             double hours = p.number("min_interval_hours", 24);
             boolean vacuum = p.bool("vacuum", true);
             Path folder = p.path("sessions_dir");
-            return store -> autoMaintenance(store.get().maybeAutoPruneAndVacuum(days, hours, vacuum, folder));
+            return store -> autoMaintenance(store.get().maybeAutoPruneAndVacuum(AgentDurations.days(days, "retention days"),
+                    AgentDurations.hours(hours, "minimum interval hours"), vacuum, folder));
         });
 
         // ---- maintenance

@@ -67,7 +67,7 @@ public record StoreStats(long sessions, long messages, List<SourceRow> bySource,
                 .limit(largestCount)
                 .fetch(r -> new LargestSession(r.value1(), r.value2(), r.value3(), longOf(r.value4()),
                         longOf(r.value5()), longOf(r.value6())));
-        return new StoreStats(store.sessionCount(null), store.messageCount(null), bySource, byModel, largest);
+        return new StoreStats(store.sessionCount(), store.messageCount(null), bySource, byModel, largest);
     }
 
     /** The JSON document of {@code stats --json}. */

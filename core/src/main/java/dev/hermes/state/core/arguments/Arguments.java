@@ -3,6 +3,8 @@ package dev.hermes.state.core.arguments;
 import dev.hermes.state.InvalidArgumentException;
 import org.jspecify.annotations.Nullable;
 
+import java.time.Duration;
+
 /**
  * The argument checks of the public API, run before anything touches the database, so bad input
  * fails with one clear {@link InvalidArgumentException} and writes nothing.
@@ -103,6 +105,15 @@ public final class Arguments {
             throw new InvalidArgumentException(name + " must be a finite number >= 0, got " + value);
         }
         return value;
+    }
+
+    /** A length of time to look back: given, not negative. */
+    public static Duration age(@Nullable Duration value, String name) {
+        Duration age = required(value, name);
+        if (age.isNegative()) {
+            throw new InvalidArgumentException(name + " must not be negative, got " + age);
+        }
+        return age;
     }
 
     private static String maxLength(String value, int max, String name) {

@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * What {@link dev.hermes.state.core.StateRepository#usage} aggregates: the sessions that started after
+ * What {@link dev.hermes.state.core.StateRepository#getUsage} aggregates: the sessions that started after
  * {@code since} (exclusive, as the agent's dashboard counts a period), archived ones included, since
  * their tokens were spent all the same. Days are UTC calendar days.
  */

@@ -2,8 +2,10 @@ package dev.hermes.state.core.retention;
 
 import dev.hermes.state.core.json.PythonJson;
 import dev.hermes.state.core.model.AutoMaintenanceReport;
+import dev.hermes.state.core.rows.EpochSeconds;
 import org.jspecify.annotations.Nullable;
 
+import java.time.Duration;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -24,8 +26,8 @@ public final class AutoMaintenance {
     public interface Steps {
         Optional<String> lastRun();
 
-        /** Prunes sessions older than the days given; returns how many. */
-        int prune(double olderThanDays);
+        /** Prunes the ended sessions older than {@code retention}; returns how many. */
+        int prune(Duration retention);
 
         void vacuum();
 
@@ -35,19 +37,25 @@ public final class AutoMaintenance {
     private AutoMaintenance() {
     }
 
-    public static AutoMaintenanceReport run(Steps steps, double now, double retentionDays, double minIntervalHours,
+    /**
+     * One run at {@code now} (epoch seconds): skipped when the last run is less than {@code minInterval}
+     * ago (a negative interval never skips), as the agent compares {@code now - last < hours * 3600}
+     * with the interval in seconds as the double nearest to it.
+     */
+    public static AutoMaintenanceReport run(Steps steps, double now, Duration retention, Duration minInterval,
                                             boolean vacuum) {
+        double interval = EpochSeconds.seconds(minInterval);
         int pruned = 0;
         boolean vacuumed = false;
         try {
             Optional<String> last = steps.lastRun();
             if (last.isPresent() && !last.get().isEmpty()) {
                 Double lastRun = pythonFloat(last.get());
-                if (lastRun != null && now - lastRun < minIntervalHours * 3600) {
+                if (lastRun != null && now - lastRun < interval) {
                     return new AutoMaintenanceReport(true, 0, false, null);
                 }
             }
-            pruned = steps.prune(retentionDays);
+            pruned = steps.prune(retention);
             if (vacuum && pruned > 0) {
                 try {
                     steps.vacuum();

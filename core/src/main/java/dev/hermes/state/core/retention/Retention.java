@@ -20,6 +20,7 @@ import org.jspecify.annotations.Nullable;
 
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -29,7 +30,6 @@ import static dev.hermes.state.db.Tables.SESSIONS;
 
 /** What leaves the store: export (one session, or all of them streaming), delete and prune. */
 public final class Retention {
-    private static final double SECONDS_PER_DAY = 86_400.0;
     /** The agent's export_all lists sessions with search_sessions(limit=100000). */
     private static final int EXPORT_ALL_LIMIT = 100_000;
 
@@ -100,13 +100,14 @@ public final class Retention {
     }
 
     /**
-     * The sessions a prune removes: ended, started more than {@code olderThanDays} days before the
-     * clock's now (fractions allowed), of {@code source} when given. Checks its arguments.
+     * The sessions a prune removes: ended, started more than {@code olderThan} before the clock's now,
+     * of {@code source} when given. Checks its arguments. The cut-off is the agent's
+     * ({@code now - days * 86400} in doubles) with the age in seconds as the double nearest to it.
      */
-    public static Condition prunable(double olderThanDays, @Nullable String source, Clock clock) {
-        Arguments.days(olderThanDays, "older-than days");
+    public static Condition prunable(@Nullable Duration olderThan, @Nullable String source, Clock clock) {
+        Duration age = Arguments.age(olderThan, "older-than");
         String sessionSource = Arguments.optionalLabel(source, "source");
-        double cutoff = EpochSeconds.now(clock) - olderThanDays * SECONDS_PER_DAY;
+        double cutoff = EpochSeconds.now(clock) - EpochSeconds.seconds(age);
         return SESSIONS.ENDED_AT.isNotNull()
                 .and(EpochSeconds.column(SESSIONS.STARTED_AT).lt(cutoff))
                 .and(Sessions.sourceIs(sessionSource));

@@ -5,7 +5,9 @@ import org.jooq.Field;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 
+import java.math.BigDecimal;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -23,6 +25,17 @@ public final class EpochSeconds {
     /** The value to store for the clock's current time. */
     public static double now(Clock clock) {
         return Objects.requireNonNull(CONVERTER.to(clock.instant()));
+    }
+
+    /**
+     * A length of time in seconds, the double nearest to it: what the agent's arithmetic on seconds
+     * ({@code days * 86400}) works with. Exact for every whole number of seconds up to 2^53.
+     */
+    public static double seconds(Duration length) {
+        if (length.toNanosPart() == 0) {
+            return length.toSeconds();
+        }
+        return new BigDecimal(length.toSeconds()).add(BigDecimal.valueOf(length.toNanosPart(), 9)).doubleValue();
     }
 
     /** A stored timestamp as the generated tables read it (rounded to microseconds). */

@@ -6,6 +6,7 @@ import dev.hermes.state.core.model.NewMessage;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 
 /**
  * A process that makes every write but appends while others append: arguments {@code URL SCHEMA ROUNDS
@@ -56,7 +57,7 @@ public final class MaintenanceWriterChild {
                     deleted++;
                 }
                 if (round % 5 == 4) {
-                    pruned += store.pruneSessions(0, SOURCE);
+                    pruned += store.pruneSessions(Duration.ZERO, SOURCE).count();
                 }
                 String other = titled[round % titled.length];
                 while (!store.setSessionTitle(other, title(round))) {

@@ -10,6 +10,7 @@ import dev.hermes.state.it.cli.Cli;
 import dev.hermes.state.testsupport.Fixtures;
 import dev.hermes.state.testsupport.ProcessResult;
 import dev.hermes.state.testsupport.LiveCopy;
+import dev.hermes.state.core.model.SearchSessionsQuery;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -156,8 +157,8 @@ class BadFilesTest {
             assertThrows(bad.readOnly, () -> StateRepository.openReadOnly(db).close(), bad.name() + " read-only");
         } else {
             try (StateRepository store = StateRepository.openReadOnly(db)) {
-                assertEquals(FIXTURE_SESSIONS, store.sessionCount(null), bad + ": read-only use works");
-                assertEquals(20, store.searchSessions(null, 20, 0).size());
+                assertEquals(FIXTURE_SESSIONS, store.sessionCount(), bad + ": read-only use works");
+                assertEquals(20, store.searchSessions(new SearchSessionsQuery(null, 20, 0)).size());
             }
         }
         assertEquals(before, Snapshot.of(db), bad + ": unchanged after the read-only open");

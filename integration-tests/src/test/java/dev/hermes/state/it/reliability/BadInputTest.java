@@ -6,6 +6,7 @@ import dev.hermes.state.HermesStateException;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.StateIOException;
 import dev.hermes.state.core.StateRepository;
+import dev.hermes.state.core.model.SearchSessionsQuery;
 import dev.hermes.state.core.model.SessionCountQuery;
 import dev.hermes.state.core.model.SessionSelection;
 import dev.hermes.state.core.model.BackupOptions;
@@ -42,6 +43,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -178,12 +180,14 @@ class BadInputTest {
                 returns(0)));
         cases.add(new Case("finalizeOrphanedCompressionSessions", "no arguments", () -> store.finalizeOrphanedCompressionSessions(),
                 needs17));
-        cases.add(new Case("maybeAutoPruneAndVacuum", "NaN retention days", () -> store.maybeAutoPruneAndVacuum(Double.NaN, 24, true, null),
-                rejects(InvalidArgumentException.class)));
-        cases.add(new Case("maybeAutoPruneAndVacuum", "infinite interval", () -> store.maybeAutoPruneAndVacuum(90,
-                Double.POSITIVE_INFINITY, true, null), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("maybeAutoPruneAndVacuum", "negative retention", () -> store.maybeAutoPruneAndVacuum(Duration.ofDays(-1),
+                Duration.ofHours(24), true, null), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("maybeAutoPruneAndVacuum", "null retention", () -> store.maybeAutoPruneAndVacuum(null,
+                Duration.ofHours(24), true, null), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("maybeAutoPruneAndVacuum", "null interval", () -> store.maybeAutoPruneAndVacuum(Duration.ofDays(90),
+                null, true, null), rejects(InvalidArgumentException.class)));
         cases.add(new Case("maybeAutoPruneAndVacuum", "no state_meta here: the report says why, nothing is pruned",
-                () -> store.maybeAutoPruneAndVacuum(0, 24, true, null),
+                () -> store.maybeAutoPruneAndVacuum(Duration.ZERO, Duration.ofHours(24), true, null),
                 satisfies("a report with an error", report -> ((dev.hermes.state.core.model.AutoMaintenanceReport) report).error() != null
                         && ((dev.hermes.state.core.model.AutoMaintenanceReport) report).pruned() == 0)));
         cases.add(new Case("getMeta", "null key", () -> store.getMeta(null), rejects(InvalidArgumentException.class)));
@@ -207,7 +211,7 @@ class BadInputTest {
                 new dev.hermes.state.core.model.GatewayPeer("telegram", null, DROP, null, null, null)), needs17));
         cases.add(new Case("recordGatewaySessionPeer", "null peer", () -> voidCall(() -> store.recordGatewaySessionPeer(LIVE, null)),
                 rejects(InvalidArgumentException.class)));
-        cases.add(new Case("pendingHandoffs", "no arguments", () -> store.pendingHandoffs(), needs17));
+        cases.add(new Case("listPendingHandoffs", "no arguments", () -> store.listPendingHandoffs(), needs17));
         cases.add(new Case("failHandoff", "null error", () -> voidCall(() -> store.failHandoff(LIVE, null)),
                 rejects(InvalidArgumentException.class)));
         cases.add(new Case("tryAcquireCompressionLock", "null holder", () -> store.tryAcquireCompressionLock(LIVE, null,
@@ -260,9 +264,9 @@ class BadInputTest {
         byId.put("getMessagesAsConversation", id -> store.getMessagesAsConversation(id));
         byId.put("getSessionTitle", id -> store.getSessionTitle(id));
         byId.put("exportSession", id -> store.exportSession(id));
-        byId.put("ancestors", id -> store.ancestors(id));
-        byId.put("lineageTree", id -> store.lineageTree(id));
-        byId.put("compressionTip", id -> store.compressionTip(id));
+        byId.put("getAncestors", id -> store.getAncestors(id));
+        byId.put("getLineageTree", id -> store.getLineageTree(id));
+        byId.put("getCompressionTip", id -> store.getCompressionTip(id));
         byId.put("resolveSessionId", id -> store.resolveSessionId(id));
         byId.put("endSession", id -> store.endSession(id, "cli_close"));
         byId.put("reopenSession", id -> voidCall(() -> store.reopenSession(id)));
@@ -295,17 +299,17 @@ class BadInputTest {
         byId.put("updateSessionCwd", id -> voidCall(() -> store.updateSessionCwd(id, "/w", "main", null)));
         byId.put("setSessionArchived", id -> store.setSessionArchived(id, true));
         byId.put("requestHandoff", id -> store.requestHandoff(id, "discord"));
-        byId.put("handoffState", id -> store.handoffState(id));
+        byId.put("getHandoffState", id -> store.getHandoffState(id));
         byId.put("claimHandoff", id -> store.claimHandoff(id));
         byId.put("completeHandoff", id -> voidCall(() -> store.completeHandoff(id)));
         byId.put("failHandoff", id -> voidCall(() -> store.failHandoff(id, "boom")));
         byId.put("tryAcquireCompressionLock", id -> store.tryAcquireCompressionLock(id, "h", java.time.Duration.ofSeconds(5)));
         byId.put("refreshCompressionLock", id -> store.refreshCompressionLock(id, "h", java.time.Duration.ofSeconds(5)));
         byId.put("releaseCompressionLock", id -> voidCall(() -> store.releaseCompressionLock(id, "h")));
-        byId.put("compressionLockHolder", id -> store.compressionLockHolder(id));
+        byId.put("getCompressionLockHolder", id -> store.getCompressionLockHolder(id));
         byId.put("recordCompressionFailureCooldown", id -> voidCall(() -> store.recordCompressionFailureCooldown(id,
                 java.time.Instant.EPOCH, "x")));
-        byId.put("compressionFailureCooldown", id -> store.compressionFailureCooldown(id));
+        byId.put("getCompressionFailureCooldown", id -> store.getCompressionFailureCooldown(id));
         byId.put("clearCompressionFailureCooldown", id -> voidCall(() -> store.clearCompressionFailureCooldown(id)));
         byId.put("recordGatewaySessionPeer", id -> voidCall(() -> store.recordGatewaySessionPeer(id,
                 new dev.hermes.state.core.model.GatewayPeer("telegram", null, "k", null, null, null))));
@@ -330,7 +334,7 @@ class BadInputTest {
         cases.add(new Case("resolveSessionId", "prefix 'und_'", () -> store.resolveSessionId("und_"), returns(Optional.of("und_1"))));
         cases.add(new Case("resolveSessionId", "prefix 'back\\'", () -> store.resolveSessionId("back\\"), returns(Optional.of("back\\1"))));
         cases.add(new Case("resolveSessionId", "prefix 'lit' (two match)", () -> store.resolveSessionId("lit"), returns(Optional.empty())));
-        cases.add(new Case("compressionTip", "the chain's root", () -> store.compressionTip(CHAIN_ROOT), returns(LIVE)));
+        cases.add(new Case("getCompressionTip", "the chain's root", () -> store.getCompressionTip(CHAIN_ROOT), returns(LIVE)));
         cases.add(new Case("saveConversationWindow", "blank source", () -> store.saveConversationWindow(LIVE, BLANK, List.of()),
                 rejects(InvalidArgumentException.class)));
         cases.add(new Case("saveConversationWindow", "null window", () -> store.saveConversationWindow(LIVE, "cli", null),
@@ -342,7 +346,7 @@ class BadInputTest {
     private static Outcome unknownIdOutcome(String operation, String id) {
         return switch (operation) {
             case "getSession", "getSessionTitle", "exportSession", "resolveSessionId" -> returns(Optional.empty());
-            case "getMessages", "getMessagesAsConversation", "ancestors", "lineageTree", "loadConversationWindow",
+            case "getMessages", "getMessagesAsConversation", "getAncestors", "getLineageTree", "loadConversationWindow",
                  "listRecentUserMessages" -> returns(List.of());
             case "hasArchivedMessages", "hasPlatformMessageId" -> returns(false);
             case "getMessagesAround" -> returns(MessagesAround.empty());
@@ -350,15 +354,15 @@ class BadInputTest {
             case "replaceMessages" -> returns(null);
             // a store kept at schema 6 has no soft-delete flags: refused whatever the id
             case "rewindToMessage", "restoreRewound", "archiveAndCompact" -> rejects(InvalidArgumentException.class);
-            case "compressionTip", "resolveResumeSessionId" -> returns(id);
+            case "getCompressionTip", "resolveResumeSessionId" -> returns(id);
             case "endSession", "setSessionTitle", "deleteSession", "deleteConversation" -> returns(false);
             case "reopenSession", "updateSystemPrompt", "updateTokenCounts", "clearMessages", "updateSessionMeta",
                  "updateSessionModel", "updateSessionBillingRoute" -> returns(null);
             case "deleteSessionIfEmpty" -> returns(false);
             // schema 17's columns and tables, which this store (kept at 6) lacks
-            case "updateSessionCwd", "setSessionArchived", "requestHandoff", "handoffState", "claimHandoff", "completeHandoff",
+            case "updateSessionCwd", "setSessionArchived", "requestHandoff", "getHandoffState", "claimHandoff", "completeHandoff",
                  "failHandoff", "tryAcquireCompressionLock", "refreshCompressionLock", "releaseCompressionLock",
-                 "compressionLockHolder", "recordCompressionFailureCooldown", "compressionFailureCooldown",
+                 "getCompressionLockHolder", "recordCompressionFailureCooldown", "getCompressionFailureCooldown",
                  "clearCompressionFailureCooldown", "recordGatewaySessionPeer" -> rejects(StateIOException.class);
             case "appendMessage", "appendMessages" -> rejects(ConstraintViolationException.class);
             case "getMessagesPage" -> satisfies("an empty last page",
@@ -368,13 +372,13 @@ class BadInputTest {
     }
 
     private void listingAndCountCases(List<Case> cases) {
-        cases.add(new Case("sessionCount", "null source (all)", () -> store.sessionCount(null), returns(37L)));
+        cases.add(new Case("sessionCount", "null source (all)", () -> store.sessionCount(), returns(37L)));
         cases.add(new Case("sessionCount", "over-long source", () -> store.sessionCount(OVER_LONG), rejects(InvalidArgumentException.class)));
         cases.add(new Case("messageCount", "null (all)", () -> store.messageCount(null), returns(97L)));
         cases.add(new Case("messageCount", "over-long id", () -> store.messageCount(OVER_LONG), rejects(InvalidArgumentException.class)));
-        cases.add(new Case("searchSessions", "limit -1", () -> store.searchSessions(null, -1, 0), rejects(InvalidArgumentException.class)));
-        cases.add(new Case("searchSessions", "offset -1", () -> store.searchSessions(null, 20, -1), rejects(InvalidArgumentException.class)));
-        cases.add(new Case("searchSessions", "over-long source", () -> store.searchSessions(OVER_LONG, 20, 0), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("searchSessions", "limit -1", () -> store.searchSessions(new SearchSessionsQuery(null, -1, 0)), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("searchSessions", "offset -1", () -> store.searchSessions(new SearchSessionsQuery(null, 20, -1)), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("searchSessions", "over-long source", () -> store.searchSessions(new SearchSessionsQuery(OVER_LONG, 20, 0)), rejects(InvalidArgumentException.class)));
         cases.add(new Case("listSessionsRich", "null query", () -> store.listSessionsRich(null), rejects(InvalidArgumentException.class)));
         cases.add(new Case("listSessionsRich", "limit -1", () -> store.listSessionsRich(ListSessionsQuery.builder().limit(-1).build()),
                 rejects(InvalidArgumentException.class)));
@@ -393,17 +397,17 @@ class BadInputTest {
         cases.add(new Case("listSessionsRichPage", "limit 0", () -> store.listSessionsRichPage(ListSessionsQuery.builder().limit(0).build(), null),
                 rejects(InvalidArgumentException.class)));
         cases.add(new Case("getMessagesPage", "limit 0", () -> store.getMessagesPage(LIVE, null, 0), rejects(InvalidArgumentException.class)));
-        cases.add(new Case("getSessionCount", "null query", () -> store.getSessionCount(null), rejects(InvalidArgumentException.class)));
-        cases.add(new Case("getSessionCount", "over-long source",
-                () -> store.getSessionCount(SessionCountQuery.builder().source(OVER_LONG).build()), rejects(InvalidArgumentException.class)));
-        cases.add(new Case("getSessionCount", "blank excluded source",
-                () -> store.getSessionCount(SessionCountQuery.builder().excludeSources(List.of(BLANK)).build()),
+        cases.add(new Case("sessionCount", "null query", () -> store.sessionCount((SessionCountQuery) null), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("sessionCount", "over-long source",
+                () -> store.sessionCount(SessionCountQuery.builder().source(OVER_LONG).build()), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("sessionCount", "blank excluded source",
+                () -> store.sessionCount(SessionCountQuery.builder().excludeSources(List.of(BLANK)).build()),
                 rejects(InvalidArgumentException.class)));
-        cases.add(new Case("getSessionsByLastActive", "limit -1", () -> store.getSessionsByLastActive(null, -1, 0),
+        cases.add(new Case("getSessionsByLastActive", "limit -1", () -> store.getSessionsByLastActive(new SearchSessionsQuery(null, -1, 0)),
                 rejects(InvalidArgumentException.class)));
-        cases.add(new Case("getSessionsByLastActive", "offset -1", () -> store.getSessionsByLastActive(null, 20, -1),
+        cases.add(new Case("getSessionsByLastActive", "offset -1", () -> store.getSessionsByLastActive(new SearchSessionsQuery(null, 20, -1)),
                 rejects(InvalidArgumentException.class)));
-        cases.add(new Case("getSessionsByLastActive", "over-long source", () -> store.getSessionsByLastActive(OVER_LONG, 20, 0),
+        cases.add(new Case("getSessionsByLastActive", "over-long source", () -> store.getSessionsByLastActive(new SearchSessionsQuery(OVER_LONG, 20, 0)),
                 rejects(InvalidArgumentException.class)));
         cases.add(new Case("searchSessionsById", "null query", () -> store.searchSessionsById(null, 20, false),
                 rejects(InvalidArgumentException.class)));
@@ -412,9 +416,9 @@ class BadInputTest {
         for (String sql : SQL_LOOKING) {
             cases.add(new Case("sessionCount", "source " + describe(sql), () -> store.sessionCount(sql), returns(0L)));
             cases.add(new Case("messageCount", "session id " + describe(sql), () -> store.messageCount(sql), returns(0L)));
-            cases.add(new Case("getSessionCount", "source " + describe(sql),
-                    () -> store.getSessionCount(SessionCountQuery.builder().source(sql).build()), returns(0L)));
-            cases.add(new Case("getSessionsByLastActive", "source " + describe(sql), () -> store.getSessionsByLastActive(sql, 20, 0),
+            cases.add(new Case("sessionCount", "source " + describe(sql),
+                    () -> store.sessionCount(SessionCountQuery.builder().source(sql).build()), returns(0L)));
+            cases.add(new Case("getSessionsByLastActive", "source " + describe(sql), () -> store.getSessionsByLastActive(new SearchSessionsQuery(sql, 20, 0)),
                     returns(List.of())));
             // LIKE's metacharacters match literally, as the agent's escaped LIKE: only ids that contain them
             // ("%" and "\\" only the sessions made with them here, "_" those and every fixture id)
@@ -424,7 +428,7 @@ class BadInputTest {
                     + " among them", ids -> ((List<?>) ids).stream().allMatch(id -> ((String) id).contains(sql))
                     && (madeWith == null ? ((List<?>) ids).isEmpty() : ((List<?>) ids).contains(madeWith)
                     && (sql.equals("_") || ((List<?>) ids).size() == 1)))));
-            cases.add(new Case("searchSessions", "source " + describe(sql), () -> store.searchSessions(sql, 20, 0), returns(List.of())));
+            cases.add(new Case("searchSessions", "source " + describe(sql), () -> store.searchSessions(new SearchSessionsQuery(sql, 20, 0)), returns(List.of())));
             cases.add(new Case("listSessionsRich", "source " + describe(sql),
                     () -> store.listSessionsRich(ListSessionsQuery.builder().source(sql).build()), returns(List.of())));
             cases.add(new Case("listSessionsRich", "excluded source " + describe(sql) + " excludes nothing",
@@ -434,8 +438,8 @@ class BadInputTest {
                     () -> store.listSessionsRichPage(ListSessionsQuery.defaults(), sql), rejects(InvalidArgumentException.class)));
             cases.add(new Case("getMessagesPage", "cursor " + describe(sql),
                     () -> store.getMessagesPage(LIVE, sql, 10), rejects(InvalidArgumentException.class)));
-            cases.add(new Case("pruneCandidates", "source " + describe(sql), () -> store.pruneCandidates(0, sql), returns(List.of())));
-            cases.add(new Case("pruneSessions", "source " + describe(sql), () -> store.pruneSessions(0, sql), returns(0)));
+            cases.add(new Case("listPruneCandidates", "source " + describe(sql), () -> store.listPruneCandidates(Duration.ZERO, sql), returns(List.of())));
+            cases.add(new Case("pruneSessions", "source " + describe(sql), () -> store.pruneSessions(Duration.ZERO, sql).count(), returns(0)));
             cases.add(new Case("exportAll", "source " + describe(sql), () -> store.exportAll(sql, export -> fail("exported " + export)),
                     returns(0L)));
         }
@@ -444,13 +448,13 @@ class BadInputTest {
                 ("s1:" + Long.toHexString(Double.doubleToLongBits(1.0e10)) + ":" + DROP).getBytes(StandardCharsets.UTF_8));
         cases.add(new Case("listSessionsRichPage", "a crafted cursor holding " + DROP,
                 () -> store.listSessionsRichPage(ListSessionsQuery.defaults(), craftedCursor).items().size(), returns(20)));
-        for (double days : new double[] {-1, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
-            cases.add(new Case("pruneSessions", "older than " + days + " days", () -> store.pruneSessions(days, null),
+        for (Duration age : Arrays.asList(Duration.ofDays(-1), Duration.ofNanos(-1), null)) {
+            cases.add(new Case("pruneSessions", "older than " + age, () -> store.pruneSessions(age, null),
                     rejects(InvalidArgumentException.class)));
-            cases.add(new Case("pruneCandidates", "older than " + days + " days", () -> store.pruneCandidates(days, null),
+            cases.add(new Case("listPruneCandidates", "older than " + age, () -> store.listPruneCandidates(age, null),
                     rejects(InvalidArgumentException.class)));
         }
-        cases.add(new Case("pruneSessions", "over-long source", () -> store.pruneSessions(0, OVER_LONG), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("pruneSessions", "over-long source", () -> store.pruneSessions(Duration.ZERO, OVER_LONG).count(), rejects(InvalidArgumentException.class)));
         cases.add(new Case("exportAll", "null sink", () -> store.exportAll(null, null), rejects(InvalidArgumentException.class)));
         cases.add(new Case("exportAll", "over-long source", () -> store.exportAll(OVER_LONG, export -> { }), rejects(InvalidArgumentException.class)));
         cases.add(new Case("exportAll", "a sink that throws", () -> store.exportAll(null, export -> {
@@ -468,7 +472,7 @@ class BadInputTest {
             throw new IllegalStateException("disk full");
         }), rejects(IllegalStateException.class)));
         // the analytics and the backup
-        cases.add(new Case("usage", "null query", () -> store.usage(null), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("getUsage", "null query", () -> store.getUsage(null), rejects(InvalidArgumentException.class)));
         cases.add(new Case("backupTo", "null target", () -> store.backupTo(null, BackupOptions.full()), rejects(InvalidArgumentException.class)));
         cases.add(new Case("backupTo", "null options", () -> store.backupTo(dir.resolve("backup.db"), null),
                 rejects(InvalidArgumentException.class)));
@@ -481,7 +485,7 @@ class BadInputTest {
     private void titleCases(List<Case> cases) {
         cases.add(new Case("getSessionByTitle", "null", () -> store.getSessionByTitle(null), rejects(InvalidArgumentException.class)));
         cases.add(new Case("resolveSessionByTitle", "null", () -> store.resolveSessionByTitle(null), rejects(InvalidArgumentException.class)));
-        cases.add(new Case("nextTitleInLineage", "null", () -> store.nextTitleInLineage(null), rejects(InvalidArgumentException.class)));
+        cases.add(new Case("getNextTitleInLineage", "null", () -> store.getNextTitleInLineage(null), rejects(InvalidArgumentException.class)));
         cases.add(new Case("getSessionByTitle", "over-long", () -> store.getSessionByTitle(OVER_LONG), returns(Optional.empty())));
         cases.add(new Case("getSessionByTitle", "'100% done'", () -> store.getSessionByTitle("100% done").map(Session::id),
                 returns(Optional.of(HUNDRED_PERCENT))));
@@ -494,13 +498,13 @@ class BadInputTest {
         cases.add(new Case("resolveSessionByTitle", "'50% off' (numbered)", () -> store.resolveSessionByTitle("50% off"),
                 returns(Optional.of("title-num"))));
         cases.add(new Case("resolveSessionByTitle", "'50_ off'", () -> store.resolveSessionByTitle("50_ off"), returns(Optional.empty())));
-        cases.add(new Case("nextTitleInLineage", "'50% off'", () -> store.nextTitleInLineage("50% off"), returns("50% off #3")));
-        cases.add(new Case("nextTitleInLineage", "'50_ off'", () -> store.nextTitleInLineage("50_ off"), returns("50_ off")));
-        cases.add(new Case("nextTitleInLineage", "'my project'", () -> store.nextTitleInLineage("my project"), returns("my project #5")));
+        cases.add(new Case("getNextTitleInLineage", "'50% off'", () -> store.getNextTitleInLineage("50% off"), returns("50% off #3")));
+        cases.add(new Case("getNextTitleInLineage", "'50_ off'", () -> store.getNextTitleInLineage("50_ off"), returns("50_ off")));
+        cases.add(new Case("getNextTitleInLineage", "'my project'", () -> store.getNextTitleInLineage("my project"), returns("my project #5")));
         for (String sql : SQL_LOOKING) {
             cases.add(new Case("getSessionByTitle", describe(sql), () -> store.getSessionByTitle(sql), returns(Optional.empty())));
             cases.add(new Case("resolveSessionByTitle", describe(sql), () -> store.resolveSessionByTitle(sql), returns(Optional.empty())));
-            cases.add(new Case("nextTitleInLineage", describe(sql), () -> store.nextTitleInLineage(sql), returns(sql)));
+            cases.add(new Case("getNextTitleInLineage", describe(sql), () -> store.getNextTitleInLineage(sql), returns(sql)));
         }
         String tooLong = "t".repeat(101);
         cases.add(new Case("setSessionTitle", "101 characters", () -> store.setSessionTitle(LIVE, tooLong),
@@ -717,7 +721,7 @@ class BadInputTest {
                     () -> readOnly.clearMessages(LIVE),
                     () -> readOnly.setSessionTitle(LIVE, "x"),
                     () -> readOnly.deleteSession(LIVE),
-                    () -> readOnly.pruneSessions(0, null),
+                    () -> readOnly.pruneSessions(Duration.ZERO, null).count(),
                     () -> readOnly.inWriteTransaction(dsl -> dsl.update(SESSIONS).set(SESSIONS.TITLE, (String) null).execute()),
                     () -> readOnly.dsl().update(SESSIONS).set(SESSIONS.TITLE, (String) null).execute(),
                     () -> readOnly.vacuum());
@@ -755,7 +759,7 @@ class BadInputTest {
         // no input to check: the default location, the builder's entry point, the question whether
         // a text is a PostgreSQL URL (false for anything else, null included), what the store is, whose rules it
         // follows, the working directories (a flag only), and the store's counts
-        covered.addAll(List.of("defaultPath", "builder", "isUrl", "describe", "schemaRules", "getSessionCwds", "stats"));
+        covered.addAll(List.of("defaultPath", "builder", "isUrl", "describe", "schemaRules", "distinctSessionCwds", "getStats"));
         Set<String> operations = Arrays.stream(StateRepository.class.getDeclaredMethods())
                 .filter(method -> Modifier.isPublic(method.getModifiers()) && !method.isSynthetic())
                 .map(Method::getName)

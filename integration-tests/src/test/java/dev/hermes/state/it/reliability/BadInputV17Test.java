@@ -73,12 +73,12 @@ class BadInputV17Test {
         byName.put("updateSessionCwd", new Case(id -> voidCall(() -> store.updateSessionCwd(id, "/w", "main", null)), null));
         byName.put("setSessionArchived", new Case(id -> store.setSessionArchived(id, true), false));
         byName.put("requestHandoff", new Case(id -> store.requestHandoff(id, "discord"), false));
-        byName.put("handoffState", new Case(id -> store.handoffState(id), Optional.empty()));
+        byName.put("getHandoffState", new Case(id -> store.getHandoffState(id), Optional.empty()));
         byName.put("claimHandoff", new Case(id -> store.claimHandoff(id), false));
         byName.put("completeHandoff", new Case(id -> voidCall(() -> store.completeHandoff(id)), null));
         byName.put("failHandoff", new Case(id -> voidCall(() -> store.failHandoff(id, "boom")), null));
-        byName.put("compressionLockHolder", new Case(id -> store.compressionLockHolder(id), Optional.empty()));
-        byName.put("compressionFailureCooldown", new Case(id -> store.compressionFailureCooldown(id), Optional.empty()));
+        byName.put("getCompressionLockHolder", new Case(id -> store.getCompressionLockHolder(id), Optional.empty()));
+        byName.put("getCompressionFailureCooldown", new Case(id -> store.getCompressionFailureCooldown(id), Optional.empty()));
         byName.put("clearCompressionFailureCooldown", new Case(id -> voidCall(() -> store.clearCompressionFailureCooldown(id)), null));
         byName.put("recordGatewaySessionPeer", new Case(id -> voidCall(() -> store.recordGatewaySessionPeer(id,
                 new GatewayPeer("telegram", null, "k", null, null, null))), null));
@@ -121,15 +121,15 @@ class BadInputV17Test {
                 }),
                 DynamicTest.dynamicTest("the compression lock of an unknown session is granted, as the agent grants it", () -> {
                     assertEquals(true, store.tryAcquireCompressionLock(UNKNOWN, "h", Duration.ofSeconds(5)));
-                    assertEquals(Optional.of("h"), store.compressionLockHolder(UNKNOWN));
+                    assertEquals(Optional.of("h"), store.getCompressionLockHolder(UNKNOWN));
                     assertEquals(true, store.refreshCompressionLock(UNKNOWN, "h", Duration.ofSeconds(5)));
                     store.releaseCompressionLock(UNKNOWN, "h");
-                    assertEquals(Optional.empty(), store.compressionLockHolder(UNKNOWN));
+                    assertEquals(Optional.empty(), store.getCompressionLockHolder(UNKNOWN));
                 }),
                 DynamicTest.dynamicTest("a cooldown for an unknown session records nothing", () -> {
                     String before = StoreFiles.logicalDumpSha256(db);
                     store.recordCompressionFailureCooldown(UNKNOWN, Instant.now().plusSeconds(60), "x");
-                    assertEquals(Optional.empty(), store.compressionFailureCooldown(UNKNOWN));
+                    assertEquals(Optional.empty(), store.getCompressionFailureCooldown(UNKNOWN));
                     assertEquals(before, StoreFiles.logicalDumpSha256(db));
                 }));
     }

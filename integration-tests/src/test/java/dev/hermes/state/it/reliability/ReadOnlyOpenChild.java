@@ -17,7 +17,7 @@ public final class ReadOnlyOpenChild {
     public static void main(String[] args) {
         for (String file : args) {
             try (StateRepository store = StateRepository.openReadOnly(Path.of(file))) {
-                System.out.println("snapshot=" + store.isImmutableSnapshot() + " sessions=" + store.sessionCount(null));
+                System.out.println("snapshot=" + store.isImmutableSnapshot() + " sessions=" + store.sessionCount());
             } catch (HermesStateException e) {
                 System.out.println("refused " + e.getClass().getSimpleName() + ": " + e.getMessage());
             }

@@ -252,7 +252,7 @@ class SameFileStoresTest {
                 while (System.nanoTime() < deadline) {
                     try (StateRepository store = StateRepository.openReadOnly(names.get(round++ % names.size()))) {
                         opens.merge("reader", 1, Integer::sum);
-                        long sessions = store.sessionCount(null);
+                        long sessions = store.sessionCount();
                         if (sessions < 2) {
                             errors.add("reader: saw " + sessions + " sessions");
                         }

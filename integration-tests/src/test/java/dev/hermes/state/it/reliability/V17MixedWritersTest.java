@@ -89,7 +89,7 @@ class V17MixedWritersTest {
             Files.copy(in, script);
         }
         try (StateRepository store = StateRepository.builder().path(db).schemaVersion(17).build()) {
-            store.sessionCount(null); // the file exists at schema 17 before the Python side opens it
+            store.sessionCount(); // the file exists at schema 17 before the Python side opens it
             ChildProcess python = Command.python(script.toString(), db.toString(), "py",
                     String.valueOf(seed & 0x7fffffff), String.valueOf(PYTHON_ROUNDS)).start();
             children.add(python);

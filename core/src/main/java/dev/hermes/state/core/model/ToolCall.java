@@ -1,4 +1,4 @@
-package dev.hermes.state.memory;
+package dev.hermes.state.core.model;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,9 +12,12 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One tool call of an assistant message, as both frameworks and Hermes know it. Hermes keeps an
- * assistant's tool calls in its {@code tool_calls} column in the OpenAI shape the Python agent writes:
- * {@code [{"id": ..., "type": "function", "function": {"name": ..., "arguments": "<JSON text>"}}]}.
+ * One tool call of an assistant message, as the chat-memory adapters and Hermes know it. Hermes keeps
+ * an assistant's tool calls in its {@code tool_calls} column in the OpenAI shape the Python agent
+ * writes: {@code [{"id": ..., "type": "function", "function": {"name": ..., "arguments": "<JSON text>"}}]}.
+ * This is the typed view of that shape: the row itself keeps the column's JSON exactly
+ * ({@link Message#toolCalls()}, {@link NewMessage#toolCalls()}), fields this type has no name for
+ * included, so a read and a write through the store or the RPC loses nothing.
  *
  * @param type       the OpenAI call type; {@code "function"} when the framework has none
  * @param arguments  the arguments as JSON text, exactly as the model sent them
@@ -52,7 +55,7 @@ public record ToolCall(@Nullable String id, String type, String name, @Nullable 
     }
 
     /**
-     * The calls of a decoded {@code tool_calls} column ({@link dev.hermes.state.core.model.Message#toolCalls()}):
+     * The calls of a decoded {@code tool_calls} column ({@link Message#toolCalls()}):
      * empty for null or an empty list. Arguments stored as a JSON object instead of JSON text (some
      * writers do) come back as that object's JSON text. Anything not in the OpenAI shape is refused.
      */
