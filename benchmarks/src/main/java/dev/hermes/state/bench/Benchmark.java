@@ -25,6 +25,7 @@ import dev.hermes.state.bench.report.ResultTable;
 import dev.hermes.state.bench.report.Row;
 import dev.hermes.state.bench.report.Rows;
 import dev.hermes.state.bench.report.RunResults;
+import dev.hermes.state.bench.workload.BatchAppends;
 import dev.hermes.state.bench.workload.W1Ingest;
 import dev.hermes.state.bench.workload.W2Search;
 import dev.hermes.state.bench.workload.W3Listing;
@@ -35,7 +36,6 @@ import dev.hermes.state.bench.workload.W7Prune;
 import dev.hermes.state.bench.workload.W8ColdOpen;
 import dev.hermes.state.bench.workload.W9Concurrency;
 import dev.hermes.state.core.StateRepository;
-import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.model.NewSession;
 import dev.hermes.state.core.model.SearchHit;
 import dev.hermes.state.core.model.SearchQuery;
@@ -417,32 +417,7 @@ public final class Benchmark {
     /** appendMessages on a store vs one JDBC batch per session, in two more stores, session by session. */
     private List<W1Ingest.BatchResult> batches(IngestPlan plan) throws Exception {
         step("W1 batch: appendMessages vs a raw JDBC batch, one call per session, interleaved");
-        try (StateRepository batchStore = databases.openStore("batch");
-             RawStore raw = databases.openRaw("raw-batch", 0)) {
-            return W1Ingest.runBatchesInterleaved(plan, List.of(
-                    new W1Ingest.BatchCalls() {
-                        @Override
-                        public void create(IngestPlan.CreateSession s) {
-                            batchStore.createSession(NewSession.builder(s.id(), s.source()).model(Workload.MODEL).build());
-                        }
-
-                        @Override
-                        public void appendAll(String sessionId, List<NewMessage> messages) {
-                            batchStore.appendMessages(sessionId, messages);
-                        }
-                    },
-                    new W1Ingest.BatchCalls() {
-                        @Override
-                        public void create(IngestPlan.CreateSession s) throws SQLException {
-                            raw.createSession(s.id(), s.source(), Workload.MODEL);
-                        }
-
-                        @Override
-                        public void appendAll(String sessionId, List<NewMessage> messages) throws SQLException {
-                            raw.appendBatch(sessionId, messages);
-                        }
-                    }));
-        }
+        return BatchAppends.run(databases, plan);
     }
 
     private Map<String, Object> environment() throws SQLException {

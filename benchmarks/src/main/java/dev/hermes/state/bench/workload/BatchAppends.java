@@ -48,7 +48,7 @@ public final class BatchAppends {
     }
 
     /** The batch row on {@code databases}' places {@code batch} and {@code raw-batch}: ours, then raw. */
-    static List<W1Ingest.BatchResult> run(RunDatabases databases, IngestPlan plan) throws Exception {
+    public static List<W1Ingest.BatchResult> run(RunDatabases databases, IngestPlan plan) throws Exception {
         try (StateRepository store = databases.openStore("batch"); RawStore raw = databases.openRaw("raw-batch", 0)) {
             return W1Ingest.runBatchesInterleaved(plan, List.of(
                     new W1Ingest.BatchCalls() {
