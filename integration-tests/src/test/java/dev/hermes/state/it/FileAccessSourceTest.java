@@ -45,6 +45,8 @@ class FileAccessSourceTest {
             new Known("command/SessionsCommand.java", "Files.newByteChannel(file,", "export --out, refused when it is the database"),
             new Known("command/SessionsCommand.java", "Files.newOutputStream(file)", "export --out, refused when it is the database"),
             new Known("launch/SqliteLibraryExport.java", "Files.copy(in, partial,", "the SQLite native library, a build step"),
+            new Known("launch/ClassListMerge.java", "Files.write(Path.of(args[0]), merge(inputs)", "the class-data archive's class list, a build step"),
+            new Known("launch/ClassListMerge.java", "Files.readAllLines(list,", "the training runs' class lists, a build step"),
             new Known("process/Child.java", "Files.readAllLines(stderrFile)", "a benchmark child's stderr"),
             new Known("process/ExportProcess.java", "Files.newOutputStream(out)", "the benchmark's export output (JSON lines)"),
             new Known("process/ProcStatus.java", "Path.of(\"/proc/self/status\")", "/proc"),
