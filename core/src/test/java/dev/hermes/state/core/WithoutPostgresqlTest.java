@@ -84,6 +84,24 @@ class WithoutPostgresqlTest {
                 || line.contains(" dev.hermes.state.postgresql.")).toList());
     }
 
+    /**
+     * Without the engine's jars, a failure is typed by the engine it was chosen for, never by what the
+     * class path holds: a DataSource that cannot connect is an I/O failure, PostgreSQL's rules are
+     * refused by the artifact's name, SQLite's serve.
+     */
+    @Test
+    void failuresAreTypedByTheirEngineWithoutThePostgresqlJars() throws Exception {
+        List<String> withoutPostgresql = Command.testClassPath().stream().filter(entry -> !isPostgresql(entry)).toList();
+
+        ProcessResult result = Command.javaOn(withoutPostgresql, List.of(), FailuresWithoutPostgresqlChild.class).run().ok();
+
+        assertEquals(List.of(
+                "dataSource io: Cannot connect while connecting through the application's DataSource: Connection refused",
+                "postgresql " + REFUSAL,
+                "sqlite busy: Database is busy (locked by another connection) while testing; gave up after the configured retries"),
+                result.stdout().lines().toList());
+    }
+
     // the program these tests start in a child JVM
 
     /**
@@ -114,6 +132,34 @@ class WithoutPostgresqlTest {
             } catch (HermesStateException e) {
                 return e.type().wireName() + ": " + e.getMessage();
             }
+        }
+    }
+
+    /** Types three failures on a class path without the engine's jars and prints each as type and message. */
+    static final class FailuresWithoutPostgresqlChild {
+        public static void main(String[] args) {
+            javax.sql.DataSource refusing = (javax.sql.DataSource) java.lang.reflect.Proxy.newProxyInstance(
+                    FailuresWithoutPostgresqlChild.class.getClassLoader(), new Class<?>[] {javax.sql.DataSource.class},
+                    (proxy, method, arguments) -> switch (method.getName()) {
+                        case "getConnection" -> throw new java.sql.SQLException("Connection refused", "08001");
+                        case "toString" -> "a DataSource whose server refuses";
+                        case "hashCode" -> System.identityHashCode(proxy);
+                        case "equals" -> proxy == arguments[0];
+                        default -> throw new UnsupportedOperationException(method.getName());
+                    });
+            System.out.println("dataSource " + refusal(() -> StateRepository.builder().dataSource(refusing).build()));
+            try {
+                System.out.println("postgresql unexpectedly " + dev.hermes.state.migrations.StoreEngine.POSTGRESQL.failures());
+            } catch (HermesStateException e) {
+                System.out.println("postgresql " + e.type().wireName() + ": " + e.getMessage());
+            }
+            RuntimeException busy = dev.hermes.state.migrations.StoreEngine.SQLITE.failures()
+                    .translate(new java.sql.SQLException("[SQLITE_BUSY] database is locked", null, 5), "testing");
+            System.out.println("sqlite " + ((HermesStateException) busy).type().wireName() + ": " + busy.getMessage());
+        }
+
+        private static String refusal(java.util.function.Supplier<StateRepository> open) {
+            return FileWithoutPostgresqlChild.refusal(open);
         }
     }
 }

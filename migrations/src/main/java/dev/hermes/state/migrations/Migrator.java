@@ -5,13 +5,10 @@ import dev.hermes.state.NotAHermesDatabaseException;
 import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.SchemaTooNewException;
 import dev.hermes.state.StateIOException;
-import dev.hermes.state.postgresql.PostgresErrors;
 import dev.hermes.state.postgresql.PostgresLocation;
-import dev.hermes.state.sqlite.SqliteErrors;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.SQLException;
 
 /**
  * Brings a state.db to the newest schema version this library knows (or keeps it at version 6, for
@@ -132,7 +129,7 @@ public final class Migrator {
         if (connection == null) {
             throw new InvalidArgumentException("connection must not be null");
         }
-        if (isPostgresql(connection)) {
+        if (StoreEngine.of(connection) == StoreEngine.POSTGRESQL) {
             return migrate(connection, PostgresLocation.DEFAULT_SCHEMA);
         }
         return sqlite().migrate(connection);
@@ -235,16 +232,6 @@ public final class Migrator {
             throw new InvalidArgumentException("database must not be null");
         }
         return database;
-    }
-
-    private static boolean isPostgresql(Connection connection) {
-        try {
-            return "PostgreSQL".equals(connection.getMetaData().getDatabaseProductName());
-        } catch (SQLException e) {
-            // the engine is not known yet; without the PostgreSQL module it can only be SQLite
-            String what = "reading the connection's database product";
-            throw PostgresSupport.isPresent() ? PostgresErrors.translate(e, what) : SqliteErrors.FAILURES.translate(e, what);
-        }
     }
 
     private static Path checkPath(Path file) {

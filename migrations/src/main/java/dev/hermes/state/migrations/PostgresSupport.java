@@ -26,11 +26,6 @@ public final class PostgresSupport {
     private PostgresSupport() {
     }
 
-    /** True when the PostgreSQL module (its URL and SQLSTATE rules) is on the class path. */
-    public static boolean isPresent() {
-        return found(ENGINE);
-    }
-
     /**
      * Checks the class path can migrate a PostgreSQL store (the module and the driver).
      *

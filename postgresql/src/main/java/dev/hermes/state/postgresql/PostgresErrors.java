@@ -4,11 +4,11 @@ import dev.hermes.state.BusyException;
 import dev.hermes.state.ConstraintViolationException;
 import dev.hermes.state.ErrorType;
 import dev.hermes.state.HermesStateException;
+import dev.hermes.state.JdbcFailures;
+import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.StateIOException;
 
 import java.sql.SQLException;
-import java.sql.SQLNonTransientConnectionException;
-import java.sql.SQLTransientConnectionException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,13 +22,25 @@ public final class PostgresErrors {
     public static final String LOCK_NOT_AVAILABLE = "55P03";
     public static final String INSUFFICIENT_PRIVILEGE = "42501";
 
+    /** PostgreSQL's classification as {@link RetryPolicy} takes it, for code that types a failure by its store's engine. */
+    public static final RetryPolicy.Failures FAILURES = new RetryPolicy.Failures() {
+        @Override
+        public boolean isRetryable(Throwable failure) {
+            return PostgresErrors.isRetryable(failure);
+        }
+
+        @Override
+        public HermesStateException translate(Throwable failure, String what) {
+            return PostgresErrors.translate(failure, what);
+        }
+    };
+
     private PostgresErrors() {
     }
 
     /** The SQLSTATE of the first {@link SQLException} in the cause chain that has one, or "". */
     public static String sqlState(Throwable failure) {
-        SQLException sql = firstSqlException(failure);
-        return sql == null ? "" : sql.getSQLState();
+        return JdbcFailures.sqlState(failure);
     }
 
     /**
@@ -85,25 +97,7 @@ public final class PostgresErrors {
      * have committed. The next call gets a new connection.
      */
     public static boolean isConnectionFailure(Throwable failure) {
-        String state = sqlState(failure);
-        if (state.startsWith("08") || state.startsWith("28") || state.startsWith("3D") || state.startsWith("57P")) {
-            return true;
-        }
-        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof SQLTransientConnectionException || t instanceof SQLNonTransientConnectionException) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static @Nullable SQLException firstSqlException(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof SQLException sql && sql.getSQLState() != null) {
-                return sql;
-            }
-        }
-        return null;
+        return JdbcFailures.isConnectionFailure(failure);
     }
 
     /** The innermost SQLException with a SQLSTATE: the driver's own, below a pool's or a framework's. */

@@ -12,7 +12,7 @@ import dev.hermes.state.core.model.RichSession;
 import dev.hermes.state.core.paging.Cursors;
 import dev.hermes.state.core.rows.EpochSeconds;
 import dev.hermes.state.core.rows.Rows;
-import dev.hermes.state.core.rows.StoredContent;
+import dev.hermes.state.core.sessions.SessionPreviews;
 import dev.hermes.state.core.text.PythonText;
 import dev.hermes.state.db.tables.Messages;
 import dev.hermes.state.db.tables.Sessions;
@@ -51,10 +51,6 @@ import static dev.hermes.state.db.Tables.SESSIONS;
  * session's chain: one recursive query walks them all, as the agent's does.
  */
 public final class RichListing {
-    /** Hermes reads 63 characters of the first user message and shows 60 of them. */
-    private static final int PREVIEW_READ = 63;
-    private static final int PREVIEW_SHOWN = 60;
-
     /** The columns a projected row takes from the tip of its chain (today's agent adds the workspace). */
     private static final List<TableField<?, ?>> FROM_THE_TIP = List.of(SESSIONS.ID, SESSIONS.ENDED_AT,
             SESSIONS.END_REASON, SESSIONS.MESSAGE_COUNT, SESSIONS.TOOL_CALL_COUNT, SESSIONS.TITLE, SESSIONS.MODEL,
@@ -65,26 +61,8 @@ public final class RichListing {
      * which a command that never lists need not pay.
      */
     private static final class Columns {
-        private static final Messages FIRST = MESSAGES.as("first_user_message");
-        private static final Messages LATEST = MESSAGES.as("latest_message");
-
-        /** First 63 characters of the session's first user message with content, CR/LF as spaces. */
-        static final Field<String> PREVIEW_RAW = DSL.select(
-                        DSL.replace(DSL.replace(DSL.substring(FIRST.CONTENT, DSL.inline(1), DSL.inline(PREVIEW_READ)),
-                                DSL.inline("\n"), DSL.inline(" ")), DSL.inline("\r"), DSL.inline(" ")))
-                .from(FIRST)
-                .where(FIRST.SESSION_ID.eq(SESSIONS.ID))
-                .and(FIRST.ROLE.eq(DSL.inline("user")))
-                .and(FIRST.CONTENT.isNotNull())
-                .orderBy(FIRST.TIMESTAMP, FIRST.ID)
-                .limit(DSL.inline(1))
-                .asField("preview_raw");
-
-        /** Latest message timestamp, else the session's start. */
-        private static final Field<Instant> LATEST_MESSAGE_AT =
-                DSL.select(DSL.max(LATEST.TIMESTAMP)).from(LATEST).where(LATEST.SESSION_ID.eq(SESSIONS.ID)).asField();
-        static final Field<Instant> LAST_ACTIVE =
-                DSL.coalesce(LATEST_MESSAGE_AT, (Field<?>) SESSIONS.STARTED_AT).as("last_active");
+        static final Field<String> PREVIEW_RAW = SessionPreviews.PREVIEW_RAW;
+        static final Field<Instant> LAST_ACTIVE = SessionPreviews.LAST_ACTIVE;
 
         /** started_at exactly as stored, for keyset cursors (the Instant is rounded to microseconds). */
         static final Field<Double> STARTED_AT_RAW = EpochSeconds.column(SESSIONS.STARTED_AT);
@@ -425,29 +403,12 @@ public final class RichListing {
 
     private RichSession richSession(Transaction transaction, Record row, @Nullable String lineageRootId) {
         StoreSchema schema = transaction.schema();
-        String preview = preview(row.get(Columns.PREVIEW_RAW), backend.storesNulInText());
+        String preview = SessionPreviews.preview(row.get(Columns.PREVIEW_RAW), backend.storesNulInText());
         RichSession.Workspace workspace = schema.has(SESSIONS.CWD)
                 ? new RichSession.Workspace(row.get(SESSIONS.CWD),
                 schema.has(SESSIONS.GIT_BRANCH) ? row.get(SESSIONS.GIT_BRANCH) : null,
                 schema.has(SESSIONS.GIT_REPO_ROOT) ? row.get(SESSIONS.GIT_REPO_ROOT) : null)
                 : null;
         return new RichSession(Rows.session(row), preview, row.get(Columns.LAST_ACTIVE), lineageRootId, workspace);
-    }
-
-    /**
-     * Hermes' preview rule on the (at most 63) characters read: strip Python-style whitespace; over
-     * 60 characters keep 60 and add "..."; characters are code points, so an emoji counts once.
-     * Structured content previews as "": SQLite's substr and replace stop at the NUL its marker starts
-     * with, and a PostgreSQL store (whose marker is SOH) shows the same.
-     */
-    static String preview(@Nullable String raw, boolean nulInText) {
-        if (raw == null || (!nulInText && raw.startsWith(StoredContent.SOH_MARKER))) {
-            return "";
-        }
-        String text = PythonText.strip(raw);
-        if (text.codePointCount(0, text.length()) <= PREVIEW_SHOWN) {
-            return text;
-        }
-        return text.substring(0, text.offsetByCodePoints(0, PREVIEW_SHOWN)) + "...";
     }
 }

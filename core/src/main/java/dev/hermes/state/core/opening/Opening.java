@@ -3,7 +3,6 @@ package dev.hermes.state.core.opening;
 import dev.hermes.state.HermesStateException;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.SchemaTooNewException;
-import dev.hermes.state.StateIOException;
 import dev.hermes.state.core.backend.Backend;
 import dev.hermes.state.core.backend.postgres.PostgresBackend;
 import dev.hermes.state.core.backend.postgres.PostgresConnections;
@@ -13,11 +12,10 @@ import dev.hermes.state.core.backend.ConnectionSource;
 import dev.hermes.state.core.connection.Database;
 import dev.hermes.state.core.connection.LentConnections;
 import dev.hermes.state.migrations.Migrator;
-import dev.hermes.state.postgresql.PostgresErrors;
 import dev.hermes.state.migrations.PostgresSupport;
+import dev.hermes.state.migrations.StoreEngine;
 import dev.hermes.state.migrations.StoreLocation;
 import dev.hermes.state.postgresql.PostgresLocation;
-import dev.hermes.state.sqlite.SqliteErrors;
 import dev.hermes.state.RetryPolicy;
 import org.jspecify.annotations.Nullable;
 
@@ -34,8 +32,6 @@ import javax.sql.DataSource;
  * adopted, then the store's connections are set up (none is opened yet: that happens on first use).
  */
 public final class Opening {
-    private static final String POSTGRESQL = "PostgreSQL";
-
     private Opening() {
     }
 
@@ -80,10 +76,11 @@ public final class Opening {
      */
     private static Database openLent(Migrator migrator, DataSource dataSource, StoreConfig config) {
         String schema = config.schema() == null ? PostgresLocation.DEFAULT_SCHEMA : config.schema();
-        @Nullable String product = null;
+        @Nullable StoreEngine engine = null;
         try (Connection connection = connect(dataSource)) {
-            product = connection.getMetaData().getDatabaseProductName();
-            if (POSTGRESQL.equals(product)) {
+            String product = connection.getMetaData().getDatabaseProductName();
+            engine = StoreEngine.ofProduct(product);
+            if (engine == StoreEngine.POSTGRESQL) {
                 PostgresSupport.requireForStore();
                 prepareSchema(config, () -> migrator.migrate(connection, schema).toVersion(),
                         () -> migrator.checkReadable(connection, schema));
@@ -93,11 +90,9 @@ public final class Opening {
                 migrator.migrate(connection);
             }
         } catch (SQLException e) {
-            String what = "opening the application's DataSource";
-            throw POSTGRESQL.equals(product) && PostgresSupport.isPresent()
-                    ? PostgresErrors.translate(e, what) : SqliteErrors.FAILURES.translate(e, what);
+            throw (engine == null ? StoreEngine.UNDECIDED : engine.failures()).translate(e, "opening the application's DataSource");
         }
-        boolean postgres = POSTGRESQL.equals(product);
+        boolean postgres = engine == StoreEngine.POSTGRESQL;
         Backend backend = postgres ? new PostgresBackend(schema, config.retryPolicy()) : new SqliteBackend(config.retryPolicy());
         LentConnections connections = new LentConnections(dataSource, postgres, postgres
                 ? "the application's DataSource (PostgreSQL schema " + schema + ")" : "the application's DataSource");
@@ -118,11 +113,7 @@ public final class Opening {
             if (e instanceof HermesStateException typed) {
                 throw typed;
             }
-            // without the PostgreSQL module (a class path for files) the failure is typed as SQLite's
-            if (PostgresSupport.isPresent() && PostgresErrors.isConnectionFailure(e)) {
-                throw new StateIOException("Cannot connect while " + what + ": " + e.getMessage(), e);
-            }
-            throw SqliteErrors.FAILURES.translate(e, what);
+            throw StoreEngine.UNDECIDED.translate(e, what);
         }
     }
 

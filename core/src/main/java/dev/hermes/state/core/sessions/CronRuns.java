@@ -35,6 +35,6 @@ public final class CronRuns {
                 .orderBy(SESSIONS.STARTED_AT.desc(), id.desc())
                 .limit(limit)
                 .offset(offset)
-                .fetch(SessionPreviews::row);
+                .fetch(SessionPreviews.rows(backend));
     }
 }

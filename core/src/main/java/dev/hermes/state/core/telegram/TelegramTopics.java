@@ -225,7 +225,7 @@ public final class TelegramTopics {
                 .where(unlinked)
                 .orderBy(SessionPreviews.LAST_ACTIVE.desc(), SESSIONS.STARTED_AT.desc())
                 .limit(limit)
-                .fetch(SessionPreviews::row);
+                .fetch(SessionPreviews.rows(backend));
     }
 
     /** Both tables exist (they are made together). */

@@ -1,5 +1,6 @@
 package dev.hermes.state.core.listing;
 
+import dev.hermes.state.core.sessions.SessionPreviews;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -9,15 +10,15 @@ class PreviewTest {
 
     @Test
     void previewRuleOnItsOwn() {
-        assertEquals("", RichListing.preview(null, true));
-        assertEquals("", RichListing.preview("   ", true));
-        assertEquals("abc", RichListing.preview("\t abc \u00a0", true));
+        assertEquals("", SessionPreviews.preview(null, true));
+        assertEquals("", SessionPreviews.preview("   ", true));
+        assertEquals("abc", SessionPreviews.preview("\t abc \u00a0", true));
     }
 
     /** SQLite's substr reads structured content (its NUL marker) as empty; PostgreSQL's SOH marker previews alike. */
     @Test
     void structuredContentPreviewsAsEmptyOnBothEngines() {
-        assertEquals("", RichListing.preview("\u0001json:[{\"type\": \"text\", \"text\": \"Which nebula", false));
-        assertEquals("\u0001json:[", RichListing.preview("\u0001json:[", true));
+        assertEquals("", SessionPreviews.preview("\u0001json:[{\"type\": \"text\", \"text\": \"Which nebula", false));
+        assertEquals("\u0001json:[", SessionPreviews.preview("\u0001json:[", true));
     }
 }
