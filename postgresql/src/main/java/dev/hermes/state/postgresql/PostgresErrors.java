@@ -38,11 +38,6 @@ public final class PostgresErrors {
     private PostgresErrors() {
     }
 
-    /** The SQLSTATE of the first {@link SQLException} in the cause chain that has one, or "". */
-    public static String sqlState(Throwable failure) {
-        return JdbcFailures.sqlState(failure);
-    }
-
     /**
      * Serialization failures, deadlocks and lock timeouts: the transaction may succeed when run again.
      * Every SQLException of the chain counts (causes and the driver's next exceptions): when one of
@@ -72,12 +67,14 @@ public final class PostgresErrors {
         if (failure instanceof HermesStateException typed) {
             return typed;
         }
-        String state = sqlState(failure);
+        String state = JdbcFailures.sqlState(failure);
         String detail = detail(failure);
         if (isRetryable(failure)) {
             return new BusyException("The database is busy (" + detail + ") while " + what, failure);
         }
-        if (isConnectionFailure(failure)) {
+        // a connection failure is never retried by the store: a write whose connection broke at COMMIT
+        // may have committed; the next call gets a new connection
+        if (JdbcFailures.isConnectionFailure(failure)) {
             return new StateIOException("Cannot use the PostgreSQL server while " + what + ": " + detail, failure);
         }
         return switch (state.length() == 5 ? state.substring(0, 2) : "") {
@@ -90,15 +87,6 @@ public final class PostgresErrors {
         };
     }
 
-    /**
-     * The server cannot be reached, refused the login, or ended the connection (shutting down,
-     * restarting, starting up): SQLSTATE classes 08, 28, 3D and 57P01-57P05, or a pool that found no
-     * connection in time. Never retried by the store: a write whose connection broke at COMMIT may
-     * have committed. The next call gets a new connection.
-     */
-    public static boolean isConnectionFailure(Throwable failure) {
-        return JdbcFailures.isConnectionFailure(failure);
-    }
 
     /** The innermost SQLException with a SQLSTATE: the driver's own, below a pool's or a framework's. */
     private static @Nullable SQLException innermostSqlException(Throwable failure) {

@@ -1,5 +1,6 @@
 package dev.hermes.state.postgresql;
 
+import dev.hermes.state.JdbcFailures;
 import dev.hermes.state.BusyException;
 import dev.hermes.state.ConstraintViolationException;
 import dev.hermes.state.ErrorType;
@@ -59,8 +60,8 @@ class PostgresErrorsTest {
         assertEquals("Constraint violated while renaming session s2: duplicate key value violates unique constraint"
                 + " \"idx_sessions_title_unique\"; Detail: Key (title)=(same) already exists.", typed.getMessage());
         assertSame(wrapped, typed.getCause());
-        assertEquals("23505", PostgresErrors.sqlState(wrapped));
-        assertEquals("", PostgresErrors.sqlState(new IllegalStateException()));
+        assertEquals("23505", JdbcFailures.sqlState(wrapped));
+        assertEquals("", JdbcFailures.sqlState(new IllegalStateException()));
 
         InvalidArgumentException already = new InvalidArgumentException("bad");
         assertSame(already, PostgresErrors.translate(already, "anything"));

@@ -61,8 +61,6 @@ public final class RichListing {
      * which a command that never lists need not pay.
      */
     private static final class Columns {
-        static final Field<String> PREVIEW_RAW = SessionPreviews.PREVIEW_RAW;
-        static final Field<Instant> LAST_ACTIVE = SessionPreviews.LAST_ACTIVE;
 
         /** started_at exactly as stored, for keyset cursors (the Instant is rounded to microseconds). */
         static final Field<Double> STARTED_AT_RAW = EpochSeconds.column(SESSIONS.STARTED_AT);
@@ -73,7 +71,7 @@ public final class RichListing {
 
     /** One session's row of the listing, for a projected tip. */
     private static final PreparedQuery RICH_ROW_BY_ID = PreparedQuery.of(schema -> DSL
-            .select(schema.fields(SESSIONS)).select(Columns.PREVIEW_RAW, Columns.LAST_ACTIVE, Columns.STARTED_AT_RAW)
+            .select(schema.fields(SESSIONS)).select(SessionPreviews.PREVIEW_RAW, SessionPreviews.LAST_ACTIVE, Columns.STARTED_AT_RAW)
             .from(SESSIONS)
             .where(SESSIONS.ID.eq(DSL.param("sessionId", String.class))), "sessionId");
 
@@ -326,7 +324,7 @@ public final class RichListing {
     /** The columns of a listed row: the session's, its preview and last activity, its start as stored. */
     private static List<SelectField<?>> rowColumns(StoreSchema schema) {
         List<SelectField<?>> columns = new ArrayList<>(schema.fields(SESSIONS));
-        columns.addAll(List.of(Columns.PREVIEW_RAW, Columns.LAST_ACTIVE, Columns.STARTED_AT_RAW));
+        columns.addAll(List.of(SessionPreviews.PREVIEW_RAW, SessionPreviews.LAST_ACTIVE, Columns.STARTED_AT_RAW));
         return columns;
     }
 
@@ -392,8 +390,8 @@ public final class RichListing {
                 copy(column, tip, merged);
             }
         }
-        copy(Columns.PREVIEW_RAW, tip, merged);
-        copy(Columns.LAST_ACTIVE, tip, merged);
+        copy(SessionPreviews.PREVIEW_RAW, tip, merged);
+        copy(SessionPreviews.LAST_ACTIVE, tip, merged);
         return richSession(transaction, merged, rootId);
     }
 
@@ -403,12 +401,12 @@ public final class RichListing {
 
     private RichSession richSession(Transaction transaction, Record row, @Nullable String lineageRootId) {
         StoreSchema schema = transaction.schema();
-        String preview = SessionPreviews.preview(row.get(Columns.PREVIEW_RAW), backend.storesNulInText());
+        String preview = SessionPreviews.preview(row.get(SessionPreviews.PREVIEW_RAW), backend.storesNulInText());
         RichSession.Workspace workspace = schema.has(SESSIONS.CWD)
                 ? new RichSession.Workspace(row.get(SESSIONS.CWD),
                 schema.has(SESSIONS.GIT_BRANCH) ? row.get(SESSIONS.GIT_BRANCH) : null,
                 schema.has(SESSIONS.GIT_REPO_ROOT) ? row.get(SESSIONS.GIT_REPO_ROOT) : null)
                 : null;
-        return new RichSession(Rows.session(row), preview, row.get(Columns.LAST_ACTIVE), lineageRootId, workspace);
+        return new RichSession(Rows.session(row), preview, row.get(SessionPreviews.LAST_ACTIVE), lineageRootId, workspace);
     }
 }

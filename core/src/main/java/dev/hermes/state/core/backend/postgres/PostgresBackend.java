@@ -1,5 +1,6 @@
 package dev.hermes.state.core.backend.postgres;
 
+import dev.hermes.state.JdbcFailures;
 import dev.hermes.state.HermesStateException;
 import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.core.backend.Backend;
@@ -129,7 +130,7 @@ public final class PostgresBackend implements Backend {
 
     @Override
     public boolean isForeignKeyViolation(Throwable failure) {
-        return PostgresErrors.sqlState(failure).equals(FOREIGN_KEY_VIOLATION);
+        return JdbcFailures.sqlState(failure).equals(FOREIGN_KEY_VIOLATION);
     }
 
     @Override
