@@ -175,7 +175,7 @@ public final class StateRepository implements AutoCloseable {
         this.counts = new SessionCounts(backend, lineage.kinds());
         this.windows = new Windows(backend, lineage, sessions, messages, appends, titles);
         this.retention = new Retention(sessions, messages, lineage, windows);
-        this.selected = new SelectedSessions(messages, windows);
+        this.selected = new SelectedSessions(messages);
         this.deletes = new SessionDeletes(backend, windows);
         this.cronRuns = new CronRuns(backend);
         this.telegramTopics = new TelegramTopicMode(database, new TelegramTopics(backend, meta), clock);
@@ -1219,7 +1219,7 @@ public final class StateRepository implements AutoCloseable {
         }
         SelectionOutcome outcome = database.write("pruning selected sessions", transaction -> {
             SelectionOutcome planned = plan.run(transaction);
-            selected.delete(transaction, planned.ids());
+            deletes.removeOrphaning(transaction, planned.ids());
             return planned;
         });
         if (!outcome.sessions().isEmpty()) {

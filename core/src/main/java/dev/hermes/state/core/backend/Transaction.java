@@ -3,7 +3,10 @@ package dev.hermes.state.core.backend;
 import org.jooq.DSLContext;
 
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * The open transaction handed to a unit of work (a read snapshot or a write): the jOOQ context
@@ -30,4 +33,20 @@ public interface Transaction {
      * store closes (or until it fails: then the next use prepares it afresh).
      */
     <T> T withStatement(String sql, StatementWork<T> work) throws SQLException;
+
+    /** The distinct values of the first column of {@code sql} run with {@code arguments}: names of tables, columns... */
+    default Set<String> names(String sql, String... arguments) throws SQLException {
+        return withStatement(sql, statement -> {
+            for (int i = 0; i < arguments.length; i++) {
+                statement.setString(i + 1, arguments[i]);
+            }
+            Set<String> names = new HashSet<>();
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    names.add(rows.getString(1));
+                }
+            }
+            return names;
+        });
+    }
 }

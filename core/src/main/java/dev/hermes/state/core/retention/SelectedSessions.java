@@ -6,7 +6,6 @@ import dev.hermes.state.core.model.Session;
 import dev.hermes.state.core.model.SessionExport;
 import dev.hermes.state.core.rows.Rows;
 import dev.hermes.state.core.sessions.Chunks;
-import dev.hermes.state.core.windows.Windows;
 import org.jooq.Condition;
 import org.jooq.Cursor;
 import org.jooq.DSLContext;
@@ -39,11 +38,9 @@ public final class SelectedSessions {
     private static final String COMPRESSION = "compression";
 
     private final Messages messages;
-    private final Windows windows;
 
-    public SelectedSessions(Messages messages, Windows windows) {
+    public SelectedSessions(Messages messages) {
         this.messages = messages;
-        this.windows = windows;
     }
 
     /** The sessions {@code selected} admits, newest start first. */
@@ -149,26 +146,6 @@ public final class SelectedSessions {
             rows += transaction.dsl().fetchCount(MESSAGES, MESSAGES.SESSION_ID.in(chunk));
         }
         return rows;
-    }
-
-    /**
-     * Deletes {@code ids} with their messages (the search index follows through its triggers) and
-     * windows; their other children become roots, as the agent's prune leaves them.
-     */
-    public void delete(Transaction transaction, Collection<String> ids) throws SQLException {
-        DSLContext dsl = transaction.dsl();
-        List<List<String>> chunks = Chunks.of(ids);
-        // every reference to a doomed session first, so that the deletes below may run in any order
-        for (List<String> chunk : chunks) {
-            dsl.update(SESSIONS).setNull(SESSIONS.PARENT_SESSION_ID).where(SESSIONS.PARENT_SESSION_ID.in(chunk)).execute();
-        }
-        for (List<String> chunk : chunks) {
-            dsl.deleteFrom(MESSAGES).where(MESSAGES.SESSION_ID.in(chunk)).execute();
-        }
-        windows.forget(transaction, ids);
-        for (List<String> chunk : chunks) {
-            dsl.deleteFrom(SESSIONS).where(SESSIONS.ID.in(chunk)).execute();
-        }
     }
 
     /** Sets the archive flag of {@code ids}. */

@@ -172,10 +172,11 @@ public final class SessionDeletes {
     }
 
     /**
-     * Deletes {@code doomed} with their messages and windows; every session whose parent is one of
-     * them becomes a root first, so the parent references hold at every step.
+     * Deletes {@code doomed} with their messages (the search index follows through its triggers) and
+     * windows; every session whose parent is one of them becomes a root first, so the parent
+     * references hold at every step (the agent's prune and delete leave other children this way).
      */
-    private void removeOrphaning(Transaction transaction, List<String> doomed) throws SQLException {
+    public void removeOrphaning(Transaction transaction, Collection<String> doomed) throws SQLException {
         DSLContext dsl = transaction.dsl();
         List<List<String>> chunks = Chunks.of(doomed);
         for (List<String> chunk : chunks) {

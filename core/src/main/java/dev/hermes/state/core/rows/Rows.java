@@ -258,31 +258,31 @@ public final class Rows {
      */
     @SuppressWarnings("unchecked")
     private static <T> @Nullable T get(Record row, Field<T> field) {
+        int index = positionOf(row, field);
+        return index < 0 ? row.get(field) : (T) row.get(index);
+    }
+
+    /** Where {@code row} holds this very field object, or -1. */
+    private static int positionOf(Record row, Field<?> field) {
         Integer position = TABLE_POSITIONS.get(field);
         if (position != null && position < row.size() && row.field(position) == field) {
-            return (T) row.get(position);
+            return position;
         }
         for (int i = 0; i < row.size(); i++) {
             if (row.field(i) == field) {
-                return (T) row.get(i);
+                return i;
             }
         }
-        return row.get(field);
+        return -1;
     }
 
     /** {@link #get}, or {@code absent} when the row does not have the column (a file of an older schema). */
     @SuppressWarnings("unchecked")
     private static <T> @Nullable T getOr(Record row, Field<T> field, @Nullable T absent) {
-        Integer position = TABLE_POSITIONS.get(field);
-        if (position != null && position < row.size() && row.field(position) == field) {
-            return (T) row.get(position);
+        int index = positionOf(row, field);
+        if (index < 0) {
+            index = row.indexOf(field);
         }
-        for (int i = 0; i < row.size(); i++) {
-            if (row.field(i) == field) {
-                return (T) row.get(i);
-            }
-        }
-        int index = row.indexOf(field);
         return index < 0 ? absent : (T) row.get(index);
     }
 

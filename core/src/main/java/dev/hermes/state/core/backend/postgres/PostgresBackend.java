@@ -29,7 +29,6 @@ import java.util.List;
 import java.util.Locale;
 
 import static dev.hermes.state.db.Tables.SESSIONS;
-import java.util.HashSet;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -328,32 +327,15 @@ public final class PostgresBackend implements Backend {
 
     @Override
     public Set<String> tables(Transaction transaction) throws SQLException {
-        return names(transaction, "SELECT c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n"
-                + " ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relkind IN ('r', 'p')", schema, null);
+        return transaction.names("SELECT c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n"
+                + " ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relkind IN ('r', 'p')", schema);
     }
 
     @Override
     public Set<String> columns(Transaction transaction, String table) throws SQLException {
-        return names(transaction, "SELECT a.attname FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c"
+        return transaction.names("SELECT a.attname FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c"
                 + " ON c.oid = a.attrelid JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
                 + " WHERE n.nspname = ? AND c.relname = ? AND a.attnum > 0 AND NOT a.attisdropped", schema, table);
-    }
-
-    private static Set<String> names(Transaction transaction, String sql, String schema, @Nullable String table)
-            throws SQLException {
-        return transaction.withStatement(sql, statement -> {
-            statement.setString(1, schema);
-            if (table != null) {
-                statement.setString(2, table);
-            }
-            Set<String> names = new HashSet<>();
-            try (ResultSet rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    names.add(rows.getString(1));
-                }
-            }
-            return names;
-        });
     }
 
     /**

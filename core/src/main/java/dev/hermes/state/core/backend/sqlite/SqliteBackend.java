@@ -25,7 +25,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 import static dev.hermes.state.db.Tables.SESSIONS;
-import java.util.HashSet;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -249,27 +248,12 @@ public final class SqliteBackend implements Backend {
 
     @Override
     public Set<String> tables(Transaction transaction) throws SQLException {
-        return names(transaction, "SELECT name FROM sqlite_master WHERE type = 'table'", null);
+        return transaction.names("SELECT name FROM sqlite_master WHERE type = 'table'");
     }
 
     @Override
     public Set<String> columns(Transaction transaction, String table) throws SQLException {
-        return names(transaction, "SELECT name FROM pragma_table_info(?)", table);
-    }
-
-    private static Set<String> names(Transaction transaction, String sql, @Nullable String argument) throws SQLException {
-        return transaction.withStatement(sql, statement -> {
-            if (argument != null) {
-                statement.setString(1, argument);
-            }
-            Set<String> names = new HashSet<>();
-            try (ResultSet rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    names.add(rows.getString(1));
-                }
-            }
-            return names;
-        });
+        return transaction.names("SELECT name FROM pragma_table_info(?)", table);
     }
 
     /** FTS5 MATCH with bm25 ranking and snippets, Hermes' LIKE fallback for CJK text. */

@@ -400,20 +400,16 @@ public final class SqliteDoctor {
     }
 
     static Set<String> names(Connection connection, String type) throws SQLException {
-        Set<String> names = new TreeSet<>();
-        try (Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT name FROM sqlite_master WHERE type = '" + type + "'")) {
-            while (rows.next()) {
-                names.add(rows.getString(1).toLowerCase(Locale.ROOT));
-            }
-        }
-        return names;
+        return lowerCaseNames(connection, "SELECT name FROM sqlite_master WHERE type = '" + type + "'");
     }
 
     static Set<String> columns(Connection connection, String table) throws SQLException {
+        return lowerCaseNames(connection, "SELECT name FROM pragma_table_info('" + table + "')");
+    }
+
+    private static Set<String> lowerCaseNames(Connection connection, String sql) throws SQLException {
         Set<String> names = new TreeSet<>();
-        try (Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT name FROM pragma_table_info('" + table + "')")) {
+        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(sql)) {
             while (rows.next()) {
                 names.add(rows.getString(1).toLowerCase(Locale.ROOT));
             }
