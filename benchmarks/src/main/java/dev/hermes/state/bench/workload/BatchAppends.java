@@ -12,6 +12,7 @@ import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.model.NewSession;
 
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.sql.SQLException;
 import java.util.List;
@@ -34,9 +35,10 @@ public final class BatchAppends {
         int messages = args.length > 2 ? Integer.parseInt(args[2]) : Workload.DEFAULT_MESSAGES;
         int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 1;
         IngestPlan plan = IngestPlan.build(sessions, messages, new ZipfSampler(Vocabulary.build()));
+        PrintStream log = System.err;
         for (int round = 0; round < rounds; round++) {
             try (RunDatabases databases = db.startsWith("postgres")
-                    ? PostgresDatabases.open(db, null, false, StateRepository.DEFAULT_SCHEMA_VERSION, System.err)
+                    ? PostgresDatabases.open(db, null, false, StateRepository.DEFAULT_SCHEMA_VERSION, log)
                     : new SqliteDatabases(Files.createTempDirectory("hermes-batch-appends"), null, StateRepository.DEFAULT_SCHEMA_VERSION)) {
                 List<W1Ingest.BatchResult> results = run(databases, plan);
                 double ours = results.get(0).msgsPerS();
