@@ -36,7 +36,6 @@ import dev.hermes.state.bench.workload.W7Prune;
 import dev.hermes.state.bench.workload.W8ColdOpen;
 import dev.hermes.state.bench.workload.W9Concurrency;
 import dev.hermes.state.core.StateRepository;
-import dev.hermes.state.core.model.NewSession;
 import dev.hermes.state.core.model.SearchHit;
 import dev.hermes.state.core.model.SearchQuery;
 
@@ -279,10 +278,10 @@ public final class Benchmark {
                     + (sqlite ? ", raw JDBC + checkpoint every " + RAW_CHECKPOINT_EVERY : "") + ", interleaved by 10% slice");
             List<W1Ingest.Result> ingest;
             try (RawStore checkpointing = sqlite ? databases.openRaw("raw-checkpoint", RAW_CHECKPOINT_EVERY) : null) {
-                List<W1Ingest.Target> targets = new ArrayList<>(List.of(target(RunDatabases.MAIN, storeCalls(store)),
-                        target("raw", rawCalls(raw))));
+                List<W1Ingest.Target> targets = new ArrayList<>(List.of(target(RunDatabases.MAIN, W1Ingest.Calls.of(store)),
+                        target("raw", W1Ingest.Calls.of(raw))));
                 if (checkpointing != null) {
-                    targets.add(target("raw-checkpoint", rawCalls(checkpointing)));
+                    targets.add(target("raw-checkpoint", W1Ingest.Calls.of(checkpointing)));
                 }
                 ingest = W1Ingest.runInterleaved(plan, targets);
             }
@@ -384,34 +383,6 @@ public final class Benchmark {
     /** A store under test in W1: its calls and its place's sizes. */
     private W1Ingest.Target target(String place, W1Ingest.Calls calls) {
         return new W1Ingest.Target(calls, () -> databases.dbBytes(place), () -> databases.walBytes(place));
-    }
-
-    private static W1Ingest.Calls storeCalls(StateRepository store) {
-        return new W1Ingest.Calls() {
-            @Override
-            public void create(IngestPlan.CreateSession s) {
-                store.createSession(NewSession.builder(s.id(), s.source()).model(Workload.MODEL).build());
-            }
-
-            @Override
-            public void append(IngestPlan.Append a) {
-                store.appendMessage(a.sessionId(), a.message());
-            }
-        };
-    }
-
-    private static W1Ingest.Calls rawCalls(RawStore raw) {
-        return new W1Ingest.Calls() {
-            @Override
-            public void create(IngestPlan.CreateSession s) throws SQLException {
-                raw.createSession(s.id(), s.source(), Workload.MODEL);
-            }
-
-            @Override
-            public void append(IngestPlan.Append a) throws SQLException {
-                raw.appendMessage(a.sessionId(), a.message());
-            }
-        };
     }
 
     /** appendMessages on a store vs one JDBC batch per session, in two more stores, session by session. */

@@ -9,12 +9,9 @@ import dev.hermes.state.bench.engine.RunDatabases;
 import dev.hermes.state.bench.engine.SqliteDatabases;
 import dev.hermes.state.bench.raw.RawStore;
 import dev.hermes.state.core.StateRepository;
-import dev.hermes.state.core.model.NewMessage;
-import dev.hermes.state.core.model.NewSession;
 
 import java.io.PrintStream;
 import java.nio.file.Files;
-import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
 
@@ -52,29 +49,7 @@ public final class BatchAppends {
     /** The batch row on {@code databases}' places {@code batch} and {@code raw-batch}: ours, then raw. */
     public static List<W1Ingest.BatchResult> run(RunDatabases databases, IngestPlan plan) throws Exception {
         try (StateRepository store = databases.openStore("batch"); RawStore raw = databases.openRaw("raw-batch", 0)) {
-            return W1Ingest.runBatchesInterleaved(plan, List.of(
-                    new W1Ingest.BatchCalls() {
-                        @Override
-                        public void create(IngestPlan.CreateSession s) {
-                            store.createSession(NewSession.builder(s.id(), s.source()).model(Workload.MODEL).build());
-                        }
-
-                        @Override
-                        public void appendAll(String sessionId, List<NewMessage> messages) {
-                            store.appendMessages(sessionId, messages);
-                        }
-                    },
-                    new W1Ingest.BatchCalls() {
-                        @Override
-                        public void create(IngestPlan.CreateSession s) throws SQLException {
-                            raw.createSession(s.id(), s.source(), Workload.MODEL);
-                        }
-
-                        @Override
-                        public void appendAll(String sessionId, List<NewMessage> messages) throws SQLException {
-                            raw.appendBatch(sessionId, messages);
-                        }
-                    }));
+            return W1Ingest.runBatchesInterleaved(plan, List.of(W1Ingest.BatchCalls.of(store), W1Ingest.BatchCalls.of(raw)));
         }
     }
 }

@@ -5,9 +5,14 @@ import dev.hermes.state.bench.data.IngestPlan.CreateSession;
 import dev.hermes.state.bench.data.IngestPlan;
 import dev.hermes.state.bench.measure.Latencies;
 import dev.hermes.state.bench.measure.Report;
+import dev.hermes.state.bench.data.Workload;
+import dev.hermes.state.bench.raw.RawStore;
+import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.model.NewMessage;
+import dev.hermes.state.core.model.NewSession;
 
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,6 +32,36 @@ public final class W1Ingest {
         void create(CreateSession step) throws Exception;
 
         void append(Append step) throws Exception;
+
+        /** The store's create_session and append_message. */
+        static Calls of(StateRepository store) {
+            return new Calls() {
+                @Override
+                public void create(CreateSession s) {
+                    store.createSession(NewSession.builder(s.id(), s.source()).model(Workload.MODEL).build());
+                }
+
+                @Override
+                public void append(Append a) {
+                    store.appendMessage(a.sessionId(), a.message());
+                }
+            };
+        }
+
+        /** The raw-JDBC baseline's. */
+        static Calls of(RawStore raw) {
+            return new Calls() {
+                @Override
+                public void create(CreateSession s) throws SQLException {
+                    raw.createSession(s.id(), s.source(), Workload.MODEL);
+                }
+
+                @Override
+                public void append(Append a) throws SQLException {
+                    raw.appendMessage(a.sessionId(), a.message());
+                }
+            };
+        }
     }
 
     /** One session's messages in one call. */
@@ -34,6 +69,36 @@ public final class W1Ingest {
         void create(CreateSession step) throws Exception;
 
         void appendAll(String sessionId, List<NewMessage> messages) throws Exception;
+
+        /** The store's create_session and append_messages. */
+        static BatchCalls of(StateRepository store) {
+            return new BatchCalls() {
+                @Override
+                public void create(CreateSession s) {
+                    store.createSession(NewSession.builder(s.id(), s.source()).model(Workload.MODEL).build());
+                }
+
+                @Override
+                public void appendAll(String sessionId, List<NewMessage> messages) {
+                    store.appendMessages(sessionId, messages);
+                }
+            };
+        }
+
+        /** The raw-JDBC baseline's: one JDBC batch per session. */
+        static BatchCalls of(RawStore raw) {
+            return new BatchCalls() {
+                @Override
+                public void create(CreateSession s) throws SQLException {
+                    raw.createSession(s.id(), s.source(), Workload.MODEL);
+                }
+
+                @Override
+                public void appendAll(String sessionId, List<NewMessage> messages) throws SQLException {
+                    raw.appendBatch(sessionId, messages);
+                }
+            };
+        }
     }
 
     public record Slice(int slice, double msgsPerS, double p50Ms, double p99Ms, long dbBytes) {

@@ -4,10 +4,8 @@ import dev.hermes.state.bench.data.IngestPlan;
 import dev.hermes.state.bench.data.MatchCounts;
 import dev.hermes.state.bench.data.SearchCases;
 import dev.hermes.state.bench.data.Vocabulary;
-import dev.hermes.state.bench.data.Workload;
 import dev.hermes.state.bench.data.ZipfSampler;
 import dev.hermes.state.bench.workload.W1Ingest;
-import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.testsupport.SqliteFiles;
@@ -54,17 +52,7 @@ class RawJdbcStoreTest {
         W1Ingest.Result result;
         // with Hermes' checkpoint policy: a PASSIVE checkpoint after every 50 commits
         try (RawJdbcStore raw = RawJdbcStore.open(db, 50)) {
-            result = W1Ingest.run(plan, db, new W1Ingest.Calls() {
-                @Override
-                public void create(IngestPlan.CreateSession s) throws Exception {
-                    raw.createSession(s.id(), s.source(), Workload.MODEL);
-                }
-
-                @Override
-                public void append(IngestPlan.Append a) throws Exception {
-                    raw.appendMessage(a.sessionId(), a.message());
-                }
-            });
+            result = W1Ingest.run(plan, db, W1Ingest.Calls.of(raw));
         }
         assertEquals(1440, result.messages());
         assertEquals(1440, result.appends().count());
@@ -97,17 +85,7 @@ class RawJdbcStoreTest {
         IngestPlan plan = IngestPlan.build(500, 40, SAMPLER);
         W1Ingest.BatchResult result;
         try (RawJdbcStore raw = RawJdbcStore.open(db)) {
-            result = W1Ingest.runBatches(plan, new W1Ingest.BatchCalls() {
-                @Override
-                public void create(IngestPlan.CreateSession s) throws Exception {
-                    raw.createSession(s.id(), s.source(), Workload.MODEL);
-                }
-
-                @Override
-                public void appendAll(String sessionId, List<NewMessage> messages) throws Exception {
-                    raw.appendBatch(sessionId, messages);
-                }
-            });
+            result = W1Ingest.runBatches(plan, W1Ingest.BatchCalls.of(raw));
         }
         assertEquals(20_000, result.messages());
         assertEquals(500, result.batches().count());
