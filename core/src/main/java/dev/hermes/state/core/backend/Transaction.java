@@ -4,6 +4,7 @@ import org.jooq.DSLContext;
 
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.Optional;
 
 /**
  * The open transaction handed to a unit of work (a read snapshot or a write): the jOOQ context
@@ -30,4 +31,10 @@ public interface Transaction {
      * store closes (or until it fails: then the next use prepares it afresh).
      */
     <T> T withStatement(String sql, StatementWork<T> work) throws SQLException;
+
+    /**
+     * In a write transaction on an engine that can tell ({@link Backend#otherConnectionsVersion}), where
+     * it stands among the store's writes; empty in a read transaction, and where the engine cannot tell.
+     */
+    Optional<WriteStamp> writeStamp() throws SQLException;
 }
