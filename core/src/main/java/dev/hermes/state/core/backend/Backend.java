@@ -13,6 +13,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -199,6 +200,14 @@ public interface Backend extends RetryPolicy.Failures {
      * copy keeps the source's ids), and to carry another database's high-water mark over.
      */
     void raiseMessageIdHighWater(Transaction transaction, long id) throws SQLException;
+
+    /**
+     * A number, read in {@code transaction} on its connection, that differs from the one read earlier on
+     * the same connection whenever another connection committed a change to the database in between
+     * (SQLite's {@code PRAGMA data_version}); this connection's own commits do not change it. Empty where
+     * the engine has no such number: then the caller must assume another connection wrote.
+     */
+    OptionalLong otherConnectionsVersion(Transaction transaction) throws SQLException;
 
     /** False when text columns cannot hold the NUL character U+0000 (PostgreSQL). */
     boolean storesNulInText();

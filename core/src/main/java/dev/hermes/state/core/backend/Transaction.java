@@ -6,6 +6,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.HashSet;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -49,4 +50,10 @@ public interface Transaction {
             return names;
         });
     }
+
+    /**
+     * In a write transaction on an engine that can tell ({@link Backend#otherConnectionsVersion}), where
+     * it stands among the store's writes; empty in a read transaction, and where the engine cannot tell.
+     */
+    Optional<WriteStamp> writeStamp() throws SQLException;
 }

@@ -6,6 +6,7 @@ import dev.hermes.state.core.backend.Backend;
 import dev.hermes.state.core.backend.ConnectionSource;
 import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.backend.Transaction;
+import dev.hermes.state.core.backend.WriteStamp;
 import dev.hermes.state.core.model.VacuumReport;
 import dev.hermes.state.RetryPolicy;
 import org.jooq.Configuration;
@@ -23,6 +24,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -97,6 +99,15 @@ public final class Database implements AutoCloseable {
     private final ReentrantLock writeLock = new ReentrantLock(true);
     private @Nullable Writer writer;     // guarded by writeLock; opened by the first write
     private int commitsSinceCheckpoint;  // guarded by writeLock
+    /**
+     * What a write stamp ({@link WriteStamp}) is made of, all guarded by writeLock: the number of the
+     * last writer connection opened, of the unit of work on the writer now running (every use of the
+     * writer counts, so a unit that writes through any path tells the next one it came between), and
+     * of the last unit that committed.
+     */
+    private long writersOpened;
+    private long writerUnits;
+    private long committedUnit;
     private volatile @Nullable DSLContext publicDsl;
     /** The version a read-write open brought the store to (or would have): decides the rules, with the file's. */
     private final int targetVersion;
@@ -255,6 +266,7 @@ public final class Database implements AutoCloseable {
                 rollbackQuietly(writer.statements());
                 throw failure;
             }
+            committedUnit = writerUnits;
             if (++commitsSinceCheckpoint >= checkpointEvery) {
                 commitsSinceCheckpoint = 0;
                 checkpointQuietly(writer, false);
@@ -287,6 +299,7 @@ public final class Database implements AutoCloseable {
         writeLock.lock();
         try {
             if (writer != null) {
+                writerUnits++; // a use of the writer, as every other (see writerUnits)
                 checkpointQuietly(writer, true);
             }
         } finally {
@@ -356,6 +369,7 @@ public final class Database implements AutoCloseable {
                 }
                 ensureOpen();
                 Writer current = writer();
+                writerUnits++;
                 try {
                     return work.run(current);
                 } finally {
@@ -484,15 +498,29 @@ public final class Database implements AutoCloseable {
         try {
             backend.configure(connection, Backend.Role.WRITER, source.ownsConnections());
             StatementCache statements = new StatementCache(connection);
-            return new Writer(connection, statements, transaction(connection, statements));
+            long number = ++writersOpened;
+            return new Writer(connection, statements, transaction(connection, statements,
+                    transaction -> stamp(number, transaction)));
         } catch (SQLException | RuntimeException failure) {
             closeQuietly(connection);
             throw failure;
         }
     }
 
-    private Transaction transaction(Connection connection, StatementCache statements) {
-        return new ConnectionTransaction(DSL.using(configuration.derive(connection)), statements, this::schema);
+    private Transaction transaction(Connection connection, StatementCache statements, ConnectionTransaction.Stamps stamps) {
+        return new ConnectionTransaction(DSL.using(configuration.derive(connection)), statements, this::schema, stamps);
+    }
+
+    /**
+     * The stamp of the unit of work now running on writer {@code writerNumber} (called inside it, so under
+     * writeLock); none where the engine cannot tell other connections' commits.
+     */
+    private Optional<WriteStamp> stamp(long writerNumber, Transaction transaction) throws SQLException {
+        OptionalLong others = backend.otherConnectionsVersion(transaction);
+        if (others.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new WriteStamp(writerNumber, writerUnits, committedUnit == writerUnits - 1, others.getAsLong()));
     }
 
     private void closeWriter(Writer writer) {
@@ -506,7 +534,8 @@ public final class Database implements AutoCloseable {
         try {
             backend.configure(connection, role, source.ownsConnections());
             StatementCache statements = new StatementCache(connection);
-            return new ReaderPool.Reader(connection, statements, transaction(connection, statements));
+            return new ReaderPool.Reader(connection, statements, transaction(connection, statements,
+                    ConnectionTransaction.Stamps.NONE));
         } catch (SQLException | RuntimeException failure) {
             closeQuietly(connection);
             throw failure;

@@ -4,6 +4,7 @@ import dev.hermes.state.StateIOException;
 import dev.hermes.state.core.backend.Backend;
 import dev.hermes.state.core.backend.PreparedQuery;
 import dev.hermes.state.core.backend.Transaction;
+import dev.hermes.state.core.backend.WriteStamp;
 import dev.hermes.state.core.json.PythonJson;
 import dev.hermes.state.core.lineage.Lineage;
 import dev.hermes.state.core.messages.MessageAppends;
@@ -168,6 +169,15 @@ public final class Windows {
     private record Current(List<WindowRow> rows, @Nullable String endReason) {
     }
 
+    /**
+     * What this store's last save left as its conversation's window: the conversation, its tip (where the
+     * window is), the tip's window as {@link #current} would read it now, and the stamp of the save's
+     * transaction. Valid only for a save whose stamp comes {@linkplain WriteStamp#directlyAfter directly
+     * after} that one: the database is then exactly as the save left it.
+     */
+    private record LastSave(String conversationId, String tip, Current window, WriteStamp stamp) {
+    }
+
     /** One entry of a window to save: its columns, checked and encoded, and the stored row it keeps (or null). */
     public record Entry(NewMessageRow row, @Nullable Long storedId) {
     }
@@ -180,6 +190,12 @@ public final class Windows {
     private final SessionTitles titles;
     /** Once seen, the tables stay: only a read-only (or not migrated) store on an older file lacks them. */
     private volatile boolean tablesSeen;
+    /**
+     * The last save's window, so that the next save of the same conversation need not read it again
+     * (the read of every row of the window is most of a save's cost); null when there is none to trust.
+     * Written and read inside write transactions, one at a time; volatile for the reader's sake anyway.
+     */
+    private volatile @Nullable LastSave lastSave;
 
     public Windows(Backend backend, Lineage lineage, Sessions sessions, Messages messages, MessageAppends appends,
                    SessionTitles titles) {
@@ -218,16 +234,28 @@ public final class Windows {
             throw new StateIOException("This store has no tables for conversation windows (hermes-state creates them"
                     + " when it opens the file read-write and migrates it); nothing was written");
         }
-        Current current = current(transaction, conversationId);
+        Optional<WriteStamp> stamp = transaction.writeStamp();
+        LastSave last = lastSave;
+        lastSave = null;
+        Current current;
         String tip;
-        if (!current.rows().isEmpty() && !Lineage.COMPRESSION.equals(current.endReason())) {
-            // the session exists (its window is read) and, not ended with compression, is its own tip:
-            // both rules of the tip step only from a session that ended so (Lineage#compressionTip)
-            tip = conversationId;
+        if (last != null && stamp.isPresent() && last.conversationId().equals(conversationId)
+                && stamp.get().directlyAfter(last.stamp())) {
+            // nothing wrote the database since this store's save of this conversation: the tip and its
+            // window are what that save left (remembered only when the reads below would find exactly them)
+            tip = last.tip();
+            current = last.window();
         } else {
-            sessions.ensure(transaction, conversationId, source, null, now);
-            tip = lineage.compressionTip(transaction, conversationId);
-            current = current(transaction, tip);
+            current = current(transaction, conversationId);
+            if (!current.rows().isEmpty() && !Lineage.COMPRESSION.equals(current.endReason())) {
+                // the session exists (its window is read) and, not ended with compression, is its own tip:
+                // both rules of the tip step only from a session that ended so (Lineage#compressionTip)
+                tip = conversationId;
+            } else {
+                sessions.ensure(transaction, conversationId, source, null, now);
+                tip = lineage.compressionTip(transaction, conversationId);
+                current = current(transaction, tip);
+            }
         }
         List<@Nullable Stored> kept = keptRows(transaction, conversationId, tip, window, current.rows());
         boolean extending = extendsHistory(tip, window, kept, backend.storesNulInText(), transaction.schema().v17());
@@ -246,14 +274,57 @@ public final class Windows {
             ids.add(row != null ? row.id() : appended.get(next++));
         }
         List<WindowRow> rows = extending ? current.rows() : List.of();
-        place(transaction, target, rows, ids);
+        List<Long> positions = place(transaction, target, rows, ids);
         if (!rows.isEmpty()) {
             // the target's window row is there, for this very session (CURRENT joins on its started_at)
             TOUCH.execute(transaction, now, target);
         } else {
             STAMP.execute(transaction, target, STARTED_AT.fetch(transaction, target).get(0).get(0, Double.class), now);
         }
+        if (stamp.isPresent()) {
+            lastSave = remembered(transaction, conversationId, target, stamp.get(), extending, current, kept, ids,
+                    positions);
+        }
         return new SavedWindow(target, ids, fresh.size(), !extending);
+    }
+
+    /**
+     * What the next save of the conversation may start from, when nothing writes before it: the
+     * target's window exactly as {@link #current} would read it after this save, and the target as the
+     * tip the next save's own reads would find; null when either is in doubt. Kept rows are as read at
+     * the start of this save (nothing in a save changes a message); the new ones are read back, so their
+     * text is what the database holds, not what was sent. The target's end_reason is known when it had a
+     * window (a save changes no end but of the session it continues from) or is a new child (no end).
+     */
+    private @Nullable LastSave remembered(Transaction transaction, String conversationId, String target,
+                                          WriteStamp stamp, boolean extending, Current before,
+                                          List<@Nullable Stored> kept, List<Long> ids, List<Long> positions)
+            throws SQLException {
+        if (extending && before.rows().isEmpty()) {
+            return null; // the target's end_reason was not read (a first save, or a window emptied before)
+        }
+        String endReason = extending ? before.endReason() : null;
+        List<WindowRow> rows = new ArrayList<>(ids.size());
+        for (int i = 0; i < ids.size(); i++) {
+            Stored message = extending ? kept.get(i) : null;
+            if (message == null) {
+                long id = ids.get(i);
+                message = MESSAGE.query(transaction, found -> Optional.ofNullable(found.next() ? stored(found, 1) : null), id)
+                        .orElse(null);
+                if (message == null || !message.sessionId().equals(target)) {
+                    return null;
+                }
+            }
+            rows.add(new WindowRow(positions.get(i), ids.get(i), message));
+        }
+        Current window = new Current(List.copyOf(rows), rows.isEmpty() ? null : endReason);
+        // the next save takes the conversation id's own window as the tip's when it has rows and the
+        // session did not end with compression; otherwise it asks for the compression tip: ask it now
+        boolean ownTip = target.equals(conversationId) && !rows.isEmpty() && !Lineage.COMPRESSION.equals(endReason);
+        if (!ownTip && !lineage.compressionTip(transaction, conversationId).equals(target)) {
+            return null;
+        }
+        return new LastSave(conversationId, target, window, stamp);
     }
 
     /**
@@ -294,19 +365,21 @@ public final class Windows {
      * for a new child) that read as the start of {@code ids} in order, skipping the dropped ones, keep
      * their positions; every other row goes, and the rest of {@code ids} gets positions after the last
      * one (a dropped row is moved there, one statement for a delete and an insert). Positions only order
-     * a window: gaps are never read.
+     * a window: gaps are never read. Returns each id's position.
      */
-    private static void place(Transaction transaction, String target, List<WindowRow> current, List<Long> ids)
+    private static List<Long> place(Transaction transaction, String target, List<WindowRow> current, List<Long> ids)
             throws SQLException {
+        List<Long> positions = new ArrayList<>(ids.size());
         if (current.isEmpty()) {
             // a new child has no rows; a tip may have rows of an earlier session of its id
             CLEAR.execute(transaction, target);
             List<@Nullable Object[]> rows = new ArrayList<>(ids.size());
             for (int position = 0; position < ids.size(); position++) {
                 rows.add(new Object[]{target, (long) position, ids.get(position)});
+                positions.add((long) position);
             }
             PLACE.executeBatch(transaction, rows);
-            return;
+            return positions;
         }
         List<Long> dropped = new ArrayList<>();
         int old = 0;
@@ -323,6 +396,7 @@ public final class Windows {
             for (; old < match; old++) {
                 dropped.add(current.get(old).position());
             }
+            positions.add(current.get(match).position());
             old++;
             placed++;
         }
@@ -335,6 +409,7 @@ public final class Windows {
         List<@Nullable Object[]> added = new ArrayList<>();
         for (int i = placed; i < ids.size(); i++) {
             long position = last + 1 + i - placed;
+            positions.add(position);
             int reuse = i - placed;
             if (reuse < dropped.size()) {
                 moved.add(new Object[]{position, ids.get(i), target, dropped.get(reuse)});
@@ -348,6 +423,7 @@ public final class Windows {
         MOVE.executeBatch(transaction, moved);
         DROP.executeBatch(transaction, deleted);
         PLACE.executeBatch(transaction, added);
+        return positions;
     }
 
     /** Deletes the windows of these sessions (delete_session, clear_messages, a conversation's delete). */

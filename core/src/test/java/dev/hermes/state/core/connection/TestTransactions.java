@@ -26,7 +26,7 @@ public final class TestTransactions {
         SqliteBackend backend = new SqliteBackend(RetryPolicy.HERMES);
         return new ConnectionTransaction(DSL.using(Database.configuration(SQLDialect.SQLITE).derive(connection)),
                 new StatementCache(connection), transaction -> schema.updateAndGet(known -> known != null ? known
-                : read(transaction, backend)));
+                : read(transaction, backend)), ConnectionTransaction.Stamps.NONE);
     }
 
     /** The rules of the file as it is (a target of 6 lets its own version choose: 6 or 17). */

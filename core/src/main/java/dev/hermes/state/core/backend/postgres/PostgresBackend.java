@@ -27,6 +27,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalLong;
 
 import static dev.hermes.state.db.Tables.SESSIONS;
 import java.util.Set;
@@ -366,6 +367,15 @@ public final class PostgresBackend implements Backend {
                     statement.setLong(1, id);
                     return statement.execute();
                 });
+    }
+
+    /**
+     * None: PostgreSQL has no per-connection count of other sessions' commits (a transaction id or a
+     * snapshot tells what is visible, not whether anything changed since), so callers always read again.
+     */
+    @Override
+    public OptionalLong otherConnectionsVersion(Transaction transaction) {
+        return OptionalLong.empty();
     }
 
     /** PostgreSQL's text types cannot hold U+0000. */

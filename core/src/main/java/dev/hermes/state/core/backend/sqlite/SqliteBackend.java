@@ -25,6 +25,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 import static dev.hermes.state.db.Tables.SESSIONS;
+import java.util.OptionalLong;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -317,6 +318,22 @@ public final class SqliteBackend implements Backend {
                         return statement.executeUpdate();
                     });
         }
+    }
+
+    /**
+     * {@code PRAGMA data_version}: SQLite changes it, for each connection, when another connection (of
+     * this process or another) commits, and never for the connection's own commits.
+     */
+    @Override
+    public OptionalLong otherConnectionsVersion(Transaction transaction) throws SQLException {
+        return transaction.withStatement("PRAGMA data_version", statement -> {
+            try (ResultSet row = statement.executeQuery()) {
+                if (!row.next()) {
+                    throw new SQLException("PRAGMA data_version returned no row");
+                }
+                return OptionalLong.of(row.getLong(1));
+            }
+        });
     }
 
     @Override
