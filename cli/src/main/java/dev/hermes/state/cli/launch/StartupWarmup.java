@@ -2,14 +2,11 @@ package dev.hermes.state.cli.launch;
 
 import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.db.tables.Messages;
-import dev.hermes.state.migrations.Migrator;
 import dev.hermes.state.sqlite.SqliteConnections;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 import org.jspecify.annotations.Nullable;
-
-import java.lang.invoke.MethodHandles;
 
 import static dev.hermes.state.db.Tables.MESSAGES;
 import static dev.hermes.state.db.Tables.SESSIONS;
@@ -41,33 +38,17 @@ public final class StartupWarmup {
         thread.start();
     }
 
-    /**
-     * Returns once the warm-up (if one was started) has ended. Before it waits, the main thread reads
-     * the migrator's changelog, which the store's open needs next and which involves no jOOQ class: the
-     * warm-up usually ends after the main thread has built picocli's model, and the main thread would
-     * otherwise wait idle while a core is free (measured by class-load times: about 10 to 25 ms of reading
-     * and scanning the changelog's resources, from the jar, that then overlap the warm-up's end).
-     */
+    /** Returns once the warm-up (if one was started) has ended. */
     public static void awaitDone() {
         Thread thread = running;
         if (thread == null) {
             return;
         }
-        readChangelog();
         try {
             thread.join();
             running = null;
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt(); // the caller's next blocking call sees it
-        }
-    }
-
-    /** Initialises the migrator, whose static initialiser reads the changelog (migrations has no jOOQ class). */
-    private static void readChangelog() {
-        try {
-            MethodHandles.lookup().ensureInitialized(Migrator.class);
-        } catch (IllegalAccessException cannotHappen) {
-            // a public class of an exported package: the open that follows initialises it anyway
         }
     }
 
