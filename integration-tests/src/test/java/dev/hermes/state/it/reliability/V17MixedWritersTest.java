@@ -1,5 +1,6 @@
 package dev.hermes.state.it.reliability;
 
+import dev.hermes.state.core.model.ToolCalls;
 import dev.hermes.state.testsupport.SqliteFiles;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -261,7 +262,7 @@ class V17MixedWritersTest {
                                 "function", Map.of("name", "terminal", "arguments", "{\"command\": \"ls " + calls.size() + "\"}")));
                     }
                     toolCalls = calls;
-                    message = NewMessage.builder(role).content((String) content).toolCalls(calls).build();
+                    message = NewMessage.builder(role).content((String) content).toolCalls(ToolCalls.json(calls)).build();
                 }
                 default -> {
                     role = "tool";
