@@ -53,11 +53,15 @@ public final class JsonValue {
 
     /**
      * A plain Java JSON value (Map, List, array, String, Number, Boolean, null; other objects such as
-     * records by way of Jackson's object mapper), stored as the store stores it. A JsonValue is itself.
+     * records by way of Jackson's object mapper), stored as the store stores it. A JsonValue is itself,
+     * and {@link ToolCalls} their JSON value.
      */
     public static JsonValue of(@Nullable Object value) {
         if (value instanceof JsonValue json) {
             return json;
+        }
+        if (value instanceof ToolCalls calls) {
+            return calls.jsonValue();
         }
         return new JsonValue(null, value, true);
     }

@@ -31,8 +31,14 @@ public final class ToolCalls {
         return new ToolCalls(JsonValue.of(ToolCall.toJson(copy)), copy);
     }
 
-    /** Any JSON value the agent would pass as {@code tool_calls} (plain Java values), stored as it stores it. */
+    /**
+     * Any JSON value the agent would pass as {@code tool_calls} (plain Java values), stored as it stores
+     * it; ToolCalls are themselves, a {@link JsonValue} keeps its text.
+     */
     public static ToolCalls json(@Nullable Object value) {
+        if (value instanceof ToolCalls calls) {
+            return calls;
+        }
         return new ToolCalls(JsonValue.of(value), null);
     }
 

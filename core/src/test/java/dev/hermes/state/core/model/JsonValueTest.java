@@ -102,6 +102,9 @@ class JsonValueTest {
         assertEquals(List.of(ToolCall.function("call_1", "terminal", "{\"command\": \"ls\"}"),
                 new ToolCall(null, "custom", "read", null)), ToolCalls.ofJson(typed.json()).calls());
         assertEquals(typed, ToolCalls.ofJson(typed.json()));
+        assertSame(typed, ToolCalls.json(typed));
+        assertSame(typed.jsonValue(), JsonValue.of(typed));
+        assertEquals(typed.json(), ToolCalls.json(JsonValue.ofJson(typed.json())).json());
         assertEquals(List.of(), ToolCalls.of(List.of()).calls());
         assertEquals("[]", ToolCalls.of(List.of()).json());
         assertEquals(List.of(), ToolCalls.ofJson("null").calls());
