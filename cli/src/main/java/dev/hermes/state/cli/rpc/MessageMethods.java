@@ -339,15 +339,16 @@ final class MessageMethods {
     }
 
     /**
-     * rewind_to_message's dict; the target row with its tool_calls as the JSON text the agent hands
-     * back (its row as stored: the text itself, not decoded).
+     * rewind_to_message's dict; the target row with its tool_calls as JSON text, as the agent hands them
+     * back: the value get_messages reads, written as Python's json.dumps writes it (an empty text as it is).
      */
     private static Map<String, Object> rewound(RewindResult result) {
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("rewound_count", (long) result.rewoundCount());
         Map<String, Object> target = HermesShapes.message(result.targetMessage(), true);
-        ToolCalls toolCalls = result.targetMessage().toolCalls();
-        target.put("tool_calls", toolCalls == null ? null : toolCalls.json());
+        ToolCalls stored = result.targetMessage().toolCalls();
+        Object toolCalls = stored == null ? null : stored.value();
+        target.put("tool_calls", toolCalls == null || toolCalls instanceof String ? toolCalls : PythonJson.dumps(toolCalls));
         answer.put("target_message", target);
         answer.put("new_head_id", result.newHeadId());
         return answer;

@@ -390,7 +390,7 @@ class V17MixedWritersTest {
             for (Message m : store.getMessages(id, true)) {
                 Object content = m.content() instanceof MessageContent.Text text ? text.text()
                         : m.content() instanceof MessageContent.Structured structured ? structured.value() : null;
-                Map<String, Object> r = row(m.id(), m.role(), content, m.toolCalls(), m.toolName(), m.toolCallId(),
+                Map<String, Object> r = row(m.id(), m.role(), content, m.toolCalls() == null ? null : m.toolCalls().value(), m.toolName(), m.toolCallId(),
                         m.active() ? 1 : 0, m.compacted() ? 1 : 0, null);
                 r.remove("word");
                 rows.add(r);
