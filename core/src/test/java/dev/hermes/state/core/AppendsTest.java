@@ -1,5 +1,7 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.core.model.ToolCalls;
+import dev.hermes.state.core.model.JsonValue;
 import dev.hermes.state.ConstraintViolationException;
 import dev.hermes.state.core.model.Message;
 import dev.hermes.state.core.model.NewMessage;
@@ -21,8 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  */
 class AppendsTest extends FreshStoreTest {
     private static final NewMessage EVERY_COLUMN = NewMessage.builder("assistant").content("all set").toolCallId("call_9")
-            .toolCalls(List.of(MessagesTest.CALL)).toolName("terminal").tokenCount(7L).finishReason("tool_calls")
-            .reasoning("because").reasoningDetails(List.of(Map.of("type", "reasoning.text"))).codexReasoningItems(List.of(Map.of("id", "r1")))
+            .toolCalls(ToolCalls.json(List.of(MessagesTest.CALL))).toolName("terminal").tokenCount(7L).finishReason("tool_calls")
+            .reasoning("because").reasoningDetails(JsonValue.of(List.of(Map.of("type", "reasoning.text")))).codexReasoningItems(JsonValue.of(List.of(Map.of("id", "r1"))))
             .build();
     private static final NewMessage ROLE_ONLY = NewMessage.builder("user").build();
 
@@ -47,13 +49,13 @@ class AppendsTest extends FreshStoreTest {
             assertEquals("s1", full.sessionId());
             assertEquals("all set", full.text());
             assertEquals("call_9", full.toolCallId());
-            assertEquals(List.of(MessagesTest.CALL), full.toolCalls());
+            assertEquals(List.of(MessagesTest.CALL), full.toolCalls().value());
             assertEquals("terminal", full.toolName());
             assertEquals(7L, full.tokenCount());
             assertEquals("tool_calls", full.finishReason());
             assertEquals("because", full.reasoning());
-            assertEquals("[{\"type\":\"reasoning.text\"}]", full.reasoningDetails());
-            assertEquals("[{\"id\":\"r1\"}]", full.codexReasoningItems());
+            assertEquals("[{\"type\":\"reasoning.text\"}]", full.reasoningDetails().json());
+            assertEquals("[{\"id\":\"r1\"}]", full.codexReasoningItems().json());
         }
         for (int i : new int[] {1, 3, 4}) {
             Message bare = messages.get(i);

@@ -1,5 +1,6 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.core.model.ToolCalls;
 import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.StateIOException;
@@ -68,7 +69,7 @@ class ConversationWindowsTest {
             file = store.path().orElseThrow();
             SavedWindow saved = store.saveConversationWindow("c1", "spring-ai", List.of(fresh("system", "Be terse."),
                     fresh("user", "where is the kestrel nest?"),
-                    WindowEntry.fresh(NewMessage.builder("assistant").content("").toolCalls(List.of(CALL)).build()),
+                    WindowEntry.fresh(NewMessage.builder("assistant").content("").toolCalls(ToolCalls.json(List.of(CALL))).build()),
                     WindowEntry.fresh(NewMessage.builder("tool").content("on the tower").toolCallId("call_1").toolName("lookup").build())));
             assertEquals("c1", saved.sessionId());
             assertEquals(4, saved.appended());
@@ -83,7 +84,7 @@ class ConversationWindowsTest {
         try (StateRepository reopened = StateRepository.open(file)) {
             List<Message> window = reopened.loadConversationWindow("c1");
             assertEquals(Arrays.asList("Be terse.", "where is the kestrel nest?", "", "on the tower"), contents(window));
-            assertEquals(List.of(CALL), window.get(2).toolCalls());
+            assertEquals(List.of(CALL), window.get(2).toolCalls().value());
             assertEquals("call_1", window.get(3).toolCallId());
         }
         try (StateRepository readOnly = StateRepository.openReadOnly(file)) {

@@ -1,5 +1,6 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.core.model.ToolCalls;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.model.NewSession;
@@ -32,11 +33,11 @@ class ExportDeletePruneTest extends FreshStoreTest {
         {
             store.createSession(NewSession.builder("s1", "cli").model("m").build());
             store.appendMessage("s1", NewMessage.of("user", "q"));
-            store.appendMessage("s1", NewMessage.builder("assistant").content("a").toolCalls(List.of(MessagesTest.CALL)).build());
+            store.appendMessage("s1", NewMessage.builder("assistant").content("a").toolCalls(ToolCalls.json(List.of(MessagesTest.CALL))).build());
             SessionExport export = store.exportSession("s1").orElseThrow();
             assertEquals(store.getSession("s1").orElseThrow(), export.session());
             assertEquals(store.getMessages("s1"), export.messages());
-            assertEquals(List.of(MessagesTest.CALL), export.messages().get(1).toolCalls());
+            assertEquals(List.of(MessagesTest.CALL), export.messages().get(1).toolCalls().value());
             assertTrue(store.exportSession("nobody").isEmpty());
         }
     }

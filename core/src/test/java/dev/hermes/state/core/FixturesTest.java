@@ -1,5 +1,6 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.core.model.JsonValue;
 import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.core.model.SchemaRules;
 import dev.hermes.state.core.backend.StoreSchema;
@@ -104,13 +105,13 @@ class FixturesTest {
             assertEquals("my project", store.getNextTitleInLineage("my project #3"));
             // the adopted file takes every version-6 operation
             store.appendMessage(L4, NewMessage.builder("assistant").content("after adoption").reasoning("r")
-                    .reasoningDetails(List.of(Map.of("k", "v"))).build());
+                    .reasoningDetails(JsonValue.of(List.of(Map.of("k", "v")))).build());
             store.updateTokenCounts(L4, TokenUsage.builder().cacheReadTokens(5).billingMode("subscription_included").build());
             Session tip = store.getSession(L4).orElseThrow();
             assertEquals(3, tip.messageCount());
             assertEquals(5, tip.cacheReadTokens());
             assertEquals("subscription_included", tip.billingMode());
-            assertEquals("[{\"k\":\"v\"}]", store.getMessages(L4).get(2).reasoningDetails());
+            assertEquals("[{\"k\":\"v\"}]", store.getMessages(L4).get(2).reasoningDetails().json());
         }
     }
 

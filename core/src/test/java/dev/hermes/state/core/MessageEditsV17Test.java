@@ -1,5 +1,6 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.core.model.ToolCalls;
 import dev.hermes.state.ConstraintViolationException;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.model.Message;
@@ -47,10 +48,10 @@ class MessageEditsV17Test extends FreshStoreTest {
     void fiveRows() {
         store.createSession("s1", "cli");
         store.appendMessage("s1", at(NewMessage.builder("user").content("How do I rotate the logs?"), 10));
-        store.appendMessage("s1", at(NewMessage.builder("assistant").content("").toolCalls(List.of(CALL)), 11));
+        store.appendMessage("s1", at(NewMessage.builder("assistant").content("").toolCalls(ToolCalls.json(List.of(CALL))), 11));
         store.appendMessage("s1", at(NewMessage.builder("tool").content("done").toolCallId("c1"), 12));
         store.appendMessage("s1", at(NewMessage.builder("user").parts(PARTS), 13));
-        store.appendMessage("s1", at(NewMessage.builder("assistant").content("Rotated.").toolCalls(List.of(CALL, CALL))
+        store.appendMessage("s1", at(NewMessage.builder("assistant").content("Rotated.").toolCalls(ToolCalls.json(List.of(CALL, CALL)))
                 .platformMessageId("p5"), 14));
     }
 
@@ -136,7 +137,7 @@ class MessageEditsV17Test extends FreshStoreTest {
     void compactionArchivesTheLiveRowsAndWritesTheSummaryAsTheTranscript() throws Exception {
         int live = store.archiveAndCompact("s1", List.of(
                 NewMessage.builder("user").content("Summary of the log rotation.").reasoning("not kept").build(),
-                NewMessage.builder("assistant").content("ok").reasoning("kept").toolCalls(List.of(CALL))
+                NewMessage.builder("assistant").content("ok").reasoning("kept").toolCalls(ToolCalls.json(List.of(CALL)))
                         .platformMessageId("m7").timestamp(Instant.ofEpochSecond(50)).build(),
                 NewMessage.of("unknown", "no role")));
         assertEquals(3, live);
@@ -177,7 +178,7 @@ class MessageEditsV17Test extends FreshStoreTest {
         assertTrue(all.get(5).observed());
         assertTrue(all.get(5).active());
 
-        store.replaceMessages("s1", List.of(NewMessage.builder("assistant").content("only").toolCalls(Map.of("a", 1)).build()),
+        store.replaceMessages("s1", List.of(NewMessage.builder("assistant").content("only").toolCalls(ToolCalls.json(Map.of("a", 1))).build()),
                 false);
         assertEquals(List.of(1L, 1L, 0L), counters());
         assertEquals(List.of(7L), ids(store.getMessages("s1", true)));

@@ -1,5 +1,6 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.core.model.ToolCalls;
 import dev.hermes.state.core.model.AnchoredView;
 import dev.hermes.state.core.model.Message;
 import dev.hermes.state.core.model.MessageContent;
@@ -37,7 +38,7 @@ class MessagesAroundV17Test extends FreshStoreTest {
                 {"assistant", "resolution"}};
         for (int i = 0; i < rows.length; i++) {
             store.appendMessage("s1", NewMessage.builder(rows[i][0]).content(rows[i][1])
-                    .toolCalls(rows[i][1].isEmpty() ? List.of(Map.of("id", "x")) : null).build());
+                    .toolCalls(ToolCalls.json(rows[i][1].isEmpty() ? List.of(Map.of("id", "x")) : null)).build());
             if (i == 3) {
                 store.appendMessage("s2", NewMessage.of("user", "other session"));
             }
@@ -67,7 +68,7 @@ class MessagesAroundV17Test extends FreshStoreTest {
         MessagesAround whole = store.getMessagesAround("s1", 7, Integer.MAX_VALUE);
         assertEquals(12, whole.window().size());
         Message toolOnly = store.getMessagesAround("s1", 3, 0).window().get(0);
-        assertEquals(List.of(Map.of("id", "x")), toolOnly.toolCalls());
+        assertEquals(List.of(Map.of("id", "x")), toolOnly.toolCalls().value());
         assertEquals(new MessageContent.Text(""), toolOnly.content());
     }
 

@@ -1,5 +1,7 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.core.model.ToolCalls;
+import dev.hermes.state.core.model.JsonValue;
 import dev.hermes.state.core.model.SchemaRules;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.backend.StoreSchema;
@@ -51,7 +53,7 @@ class MessagesKeptAtSixTest extends FreshStoreTest {
                 () -> store.appendMessage("s1", NewMessage.builder("assistant").reasoningContent("").build()),
                 () -> store.appendMessage("s1", NewMessage.builder("user").content("x").observed(true).build()),
                 () -> store.appendMessage("s1", NewMessage.builder("user").content("x").platformMessageId("1").build()),
-                () -> store.appendMessage("s1", NewMessage.builder("assistant").codexMessageItems(List.of(Map.of("id", "m"))).build()),
+                () -> store.appendMessage("s1", NewMessage.builder("assistant").codexMessageItems(JsonValue.of(List.of(Map.of("id", "m")))).build()),
                 () -> store.rewindToMessage("s1", 1),
                 () -> store.restoreRewound("s1", 1),
                 () -> store.archiveAndCompact("s1", List.of(NewMessage.of("user", "summary"))),
@@ -86,7 +88,7 @@ class MessagesKeptAtSixTest extends FreshStoreTest {
         assertFalse(store.hasPlatformMessageId("s1", "1"));
         assertEquals(List.of(1L, 2L), store.getMessagesAround("s1", 1, 1).window().stream().map(Message::id).toList());
         assertEquals(List.of("question"), store.listRecentUserMessages("s1", 20, false).stream().map(m -> m.preview()).toList());
-        store.replaceMessages("s1", List.of(NewMessage.builder("assistant").content("only").toolCalls(List.of(Map.of("id", "c"))).build()),
+        store.replaceMessages("s1", List.of(NewMessage.builder("assistant").content("only").toolCalls(ToolCalls.json(List.of(Map.of("id", "c")))).build()),
                 false);
         assertEquals(List.of("only"), store.getMessages("s1").stream().map(Message::text).toList());
         assertEquals(1, store.getSession("s1").orElseThrow().toolCallCount());

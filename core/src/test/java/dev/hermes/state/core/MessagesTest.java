@@ -1,5 +1,7 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.core.model.ToolCalls;
+import dev.hermes.state.core.model.JsonValue;
 import dev.hermes.state.ConstraintViolationException;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.model.ChatMessage;
@@ -52,17 +54,17 @@ class MessagesTest extends FreshStoreTest {
 
     @Test
     void toolCallCounterRules() throws Exception {
-        store.appendMessage("s1", NewMessage.builder("assistant").toolCalls(List.of(CALL, CALL)).build()); // +2
+        store.appendMessage("s1", NewMessage.builder("assistant").toolCalls(ToolCalls.json(List.of(CALL, CALL))).build()); // +2
         assertEquals(2, session().toolCallCount());
-        store.appendMessage("s1", NewMessage.builder("assistant").toolCalls(CALL).build());                 // a map: +1
+        store.appendMessage("s1", NewMessage.builder("assistant").toolCalls(ToolCalls.json(CALL)).build());                 // a map: +1
         assertEquals(3, session().toolCallCount());
-        store.appendMessage("s1", NewMessage.builder("assistant").toolCalls(Map.of()).build());            // empty map: +1, stored NULL
+        store.appendMessage("s1", NewMessage.builder("assistant").toolCalls(ToolCalls.json(Map.of())).build());            // empty map: +1, stored NULL
         assertEquals(4, session().toolCallCount());
-        store.appendMessage("s1", NewMessage.builder("assistant").toolCalls(List.of()).build());           // empty list: +0
+        store.appendMessage("s1", NewMessage.builder("assistant").toolCalls(ToolCalls.json(List.of())).build());           // empty list: +0
         assertEquals(4, session().toolCallCount());
         store.appendMessage("s1", NewMessage.builder("assistant").content("no calls").build());            // null: +0
         assertEquals(4, session().toolCallCount());
-        store.appendMessage("s1", NewMessage.builder("tool").toolCalls(List.of(CALL)).toolName("terminal").build()); // tool role: +0
+        store.appendMessage("s1", NewMessage.builder("tool").toolCalls(ToolCalls.json(List.of(CALL))).toolName("terminal").build()); // tool role: +0
         assertEquals(4, session().toolCallCount());
         assertEquals(6, session().messageCount());
         assertEquals(3, queryLong("SELECT count(*) FROM messages WHERE tool_calls IS NULL"));
@@ -73,8 +75,8 @@ class MessagesTest extends FreshStoreTest {
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("type", "reasoning.text");
         details.put("text", "ünïcödé \"quoted\"");
-        store.appendMessage("s1", NewMessage.builder("assistant").content("x").toolCalls(List.of(CALL))
-                .reasoning("thinking").reasoningDetails(List.of(details)).codexReasoningItems(List.of(Map.of("id", "r1")))
+        store.appendMessage("s1", NewMessage.builder("assistant").content("x").toolCalls(ToolCalls.json(List.of(CALL)))
+                .reasoning("thinking").reasoningDetails(JsonValue.of(List.of(details))).codexReasoningItems(JsonValue.of(List.of(Map.of("id", "r1"))))
                 .tokenCount(42L).finishReason("tool_calls").build());
         assertEquals("[{\"type\":\"reasoning.text\",\"text\":\"ünïcödé \\\"quoted\\\"\"}]",
                 queryString("SELECT reasoning_details FROM messages"));
@@ -82,8 +84,8 @@ class MessagesTest extends FreshStoreTest {
                 ? "SELECT json_extract(tool_calls, '$[0].function.name') FROM messages"
                 : "SELECT tool_calls::json -> 0 -> 'function' ->> 'name' FROM messages"));
         Message message = store.getMessages("s1").get(0);
-        assertEquals(List.of(CALL), message.toolCalls());
-        assertEquals("[{\"id\":\"r1\"}]", message.codexReasoningItems());
+        assertEquals(List.of(CALL), message.toolCalls().value());
+        assertEquals("[{\"id\":\"r1\"}]", message.codexReasoningItems().json());
         assertEquals(42L, message.tokenCount());
         assertEquals("tool_calls", message.finishReason());
         assertEquals("thinking", message.reasoning());
@@ -104,7 +106,7 @@ class MessagesTest extends FreshStoreTest {
         assertThrows(InvalidArgumentException.class, () -> store.appendMessage("s1", null));
         assertThrows(InvalidArgumentException.class, () -> store.appendMessage("", NewMessage.of("user", "x")));
         assertThrows(InvalidArgumentException.class, () -> store.appendMessage("s1",
-                NewMessage.builder("assistant").toolCalls(new Object()).build()));
+                NewMessage.builder("assistant").toolCalls(ToolCalls.json(new Object())).build()));
         assertThrows(InvalidArgumentException.class, () -> store.appendMessage("s1",
                 NewMessage.builder("tool").toolName("t".repeat(1025)).build()));
         assertEquals(0, queryLong("SELECT count(*) FROM messages"));
@@ -120,10 +122,10 @@ class MessagesTest extends FreshStoreTest {
         List<Message> messages = store.getMessages("s1");
         assertEquals(3, messages.size());
         assertNull(messages.get(0).toolCalls());
-        assertEquals(List.of(), messages.get(1).toolCalls());          // undecodable → empty list
+        assertEquals(List.of(), messages.get(1).toolCalls().value());          // undecodable → empty list
         assertEquals("", messages.get(1).text());
-        assertEquals(List.of(Map.of("id", "c9")), messages.get(2).toolCalls());
-        assertEquals("{\"k\": 1}", messages.get(2).reasoningDetails()); // stays text
+        assertEquals(List.of(Map.of("id", "c9")), messages.get(2).toolCalls().value());
+        assertEquals("{\"k\": 1}", messages.get(2).reasoningDetails().json()); // stays text
         assertNull(messages.get(2).text());
         assertEquals(Instant.parse("2026-03-10T09:01:40.500Z"), messages.get(1).timestamp());
     }
@@ -145,8 +147,8 @@ class MessagesTest extends FreshStoreTest {
     void conversationShapeHasExactlyHermesKeys() throws Exception {
         store.appendMessage("s1", NewMessage.builder("system").content("rules").build());
         store.appendMessage("s1", NewMessage.of("user", "list files"));
-        store.appendMessage("s1", NewMessage.builder("assistant").content("").toolCalls(List.of(CALL))
-                .reasoning("need ls").reasoningDetails(List.of(Map.of("t", 1))).codexReasoningItems(List.of(Map.of("id", "r"))).build());
+        store.appendMessage("s1", NewMessage.builder("assistant").content("").toolCalls(ToolCalls.json(List.of(CALL)))
+                .reasoning("need ls").reasoningDetails(JsonValue.of(List.of(Map.of("t", 1)))).codexReasoningItems(JsonValue.of(List.of(Map.of("id", "r")))).build());
         store.appendMessage("s1", NewMessage.builder("tool").content("a.txt").toolName("terminal").toolCallId("call_1")
                 .reasoning("tools never show reasoning").build());
         execute("INSERT INTO messages (session_id, role, content, reasoning, reasoning_details, codex_reasoning_items, timestamp)"
@@ -179,7 +181,7 @@ class MessagesTest extends FreshStoreTest {
 
     @Test
     void clearMessagesZeroesCountersButKeepsTokens() throws Exception {
-        store.appendMessage("s1", NewMessage.builder("assistant").toolCalls(List.of(CALL)).build());
+        store.appendMessage("s1", NewMessage.builder("assistant").toolCalls(ToolCalls.json(List.of(CALL))).build());
         store.appendMessage("s1", NewMessage.of("user", "x"));
         store.updateTokenCounts("s1", TokenUsage.builder().inputTokens(10).estimatedCostUsd(0.5).build());
         store.clearMessages("s1");
@@ -200,8 +202,8 @@ class MessagesTest extends FreshStoreTest {
         store.appendMessage("s1", NewMessage.of("user", "before"));
         List<Long> ids = store.appendMessages("s1", List.of(
                 NewMessage.of("user", "one"),
-                NewMessage.builder("assistant").content("two").toolCalls(List.of(CALL, CALL)).build(),
-                NewMessage.builder("tool").content("three").toolCalls(List.of(CALL)).build()));
+                NewMessage.builder("assistant").content("two").toolCalls(ToolCalls.json(List.of(CALL, CALL))).build(),
+                NewMessage.builder("tool").content("three").toolCalls(ToolCalls.json(List.of(CALL))).build()));
         assertEquals(List.of(2L, 3L, 4L), ids);
         assertEquals(4, session().messageCount());
         assertEquals(2, session().toolCallCount());
@@ -245,8 +247,8 @@ class MessagesTest extends FreshStoreTest {
 
     @Test
     void pythonFalsyValuesAreStoredAsNull() throws Exception {
-        store.appendMessage("s1", NewMessage.builder("assistant").reasoningDetails("").codexReasoningItems(false).build());
-        store.appendMessage("s1", NewMessage.builder("assistant").reasoningDetails(0).codexReasoningItems(new int[0]).build());
+        store.appendMessage("s1", NewMessage.builder("assistant").reasoningDetails(JsonValue.of("")).codexReasoningItems(JsonValue.of(false)).build());
+        store.appendMessage("s1", NewMessage.builder("assistant").reasoningDetails(JsonValue.of(0)).codexReasoningItems(JsonValue.of(new int[0])).build());
         assertEquals(2, queryLong(
                 "SELECT count(*) FROM messages WHERE reasoning_details IS NULL AND codex_reasoning_items IS NULL"));
         assertTrue(store.getMessages("s1").stream().allMatch(message -> message.reasoningDetails() == null));

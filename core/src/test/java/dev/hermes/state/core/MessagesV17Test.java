@@ -1,5 +1,7 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.core.model.ToolCalls;
+import dev.hermes.state.core.model.JsonValue;
 import dev.hermes.state.ConstraintViolationException;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.model.ChatMessage;
@@ -66,14 +68,14 @@ class MessagesV17Test extends FreshStoreTest {
     /** The agent's four messages: text, an assistant tool call with every v17 column, multimodal content, a tool row with calls. */
     private void appendTheFour() {
         store.appendMessage("s1", NewMessage.builder("user").content("Hello").timestamp(at(1777383653.0)).build());
-        store.appendMessage("s1", NewMessage.builder("assistant").content("").toolCalls(List.of(CALL)).reasoning("r")
-                .reasoningContent("").reasoningDetails(List.of(ordered("type", "reasoning.text", "text", "ünï")))
-                .codexReasoningItems(List.of(Map.of("id", "rs_1")))
-                .codexMessageItems(List.of(ordered("type", "message", "id", "m1")))
+        store.appendMessage("s1", NewMessage.builder("assistant").content("").toolCalls(ToolCalls.json(List.of(CALL))).reasoning("r")
+                .reasoningContent("").reasoningDetails(JsonValue.of(List.of(ordered("type", "reasoning.text", "text", "ünï"))))
+                .codexReasoningItems(JsonValue.of(List.of(Map.of("id", "rs_1"))))
+                .codexMessageItems(JsonValue.of(List.of(ordered("type", "message", "id", "m1"))))
                 .platformMessageId("4101").observed(true).finishReason("tool_calls").tokenCount(7L)
                 .timestamp(at(1777383654.25)).build());
         store.appendMessage("s1", NewMessage.builder("user").parts(PARTS).timestamp(at(1777383655.5)).build());
-        store.appendMessage("s1", NewMessage.builder("tool").content("ok").toolCalls(List.of(CALL, CALL))
+        store.appendMessage("s1", NewMessage.builder("tool").content("ok").toolCalls(ToolCalls.json(List.of(CALL, CALL)))
                 .toolName("web_search").toolCallId("c1").timestamp(at(1777383656.0)).build());
     }
 
@@ -111,10 +113,10 @@ class MessagesV17Test extends FreshStoreTest {
         assertEquals(List.of(1L, 2L, 3L, 4L), messages.stream().map(Message::id).toList());
         Message assistant = messages.get(1);
         assertEquals(new MessageContent.Text(""), assistant.content());
-        assertEquals(List.of(CALL), assistant.toolCalls());
+        assertEquals(List.of(CALL), assistant.toolCalls().value());
         assertEquals("", assistant.reasoningContent());
-        assertEquals("[{\"type\": \"reasoning.text\", \"text\": \"\\u00fcn\\u00ef\"}]", assistant.reasoningDetails());
-        assertEquals("[{\"type\": \"message\", \"id\": \"m1\"}]", assistant.codexMessageItems());
+        assertEquals("[{\"type\": \"reasoning.text\", \"text\": \"\\u00fcn\\u00ef\"}]", assistant.reasoningDetails().json());
+        assertEquals("[{\"type\": \"message\", \"id\": \"m1\"}]", assistant.codexMessageItems().json());
         assertEquals("4101", assistant.platformMessageId());
         assertTrue(assistant.observed());
         assertTrue(assistant.active());
@@ -158,7 +160,7 @@ class MessagesV17Test extends FreshStoreTest {
     @Test
     void readsFollowIdsNotTimestampsAndHideInactiveRowsUnlessAsked() throws Exception {
         // the agent's explicit timestamps may run backwards (the tool row stamped before its call)
-        store.appendMessage("s1", NewMessage.builder("assistant").toolCalls(List.of(CALL)).timestamp(at(1000.0)).build());
+        store.appendMessage("s1", NewMessage.builder("assistant").toolCalls(ToolCalls.json(List.of(CALL))).timestamp(at(1000.0)).build());
         store.appendMessage("s1", NewMessage.builder("tool").content("result").toolCallId("c1").timestamp(at(999.0)).build());
         store.appendMessage("s1", NewMessage.builder("user").content("thanks").timestamp(at(998.0)).build());
         assertEquals(List.of("assistant", "tool", "user"),
@@ -180,7 +182,7 @@ class MessagesV17Test extends FreshStoreTest {
     void toolCallsThatAreNotJsonReadAsAnEmptyListInBothReads() throws Exception {
         store.appendMessage("s1", NewMessage.of("assistant", "x"));
         execute("UPDATE messages SET tool_calls = 'not json' WHERE id = 1");
-        assertEquals(List.of(), store.getMessages("s1").get(0).toolCalls());
+        assertEquals(List.of(), store.getMessages("s1").get(0).toolCalls().value());
         Map<String, Object> replayed = store.getMessagesAsConversation("s1").get(0).toMap();
         assertEquals(List.of(), replayed.get("tool_calls"));
     }

@@ -1,5 +1,6 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.core.model.ToolCalls;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.BusyException;
@@ -349,7 +350,7 @@ class OpeningTest {
             try (StateRepository store = StateRepository.open(Path.of(args[0]))) {
                 store.createSession("quiet", "cli");
                 store.appendMessage("quiet", NewMessage.builder("assistant").content("hello")
-                        .toolCalls(List.of(Map.of("id", "c1"))).build());
+                        .toolCalls(ToolCalls.json(List.of(Map.of("id", "c1")))).build());
                 store.appendMessages("quiet", List.of(NewMessage.of("user", "a"), NewMessage.of("user", "b")));
                 store.listSessionsRich(ListSessionsQuery.defaults());
                 store.getMessagesAsConversation("quiet");

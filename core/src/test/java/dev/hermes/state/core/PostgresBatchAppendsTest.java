@@ -1,5 +1,7 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.core.model.ToolCalls;
+import dev.hermes.state.core.model.JsonValue;
 import dev.hermes.state.ConstraintViolationException;
 import dev.hermes.state.HermesStateException;
 import dev.hermes.state.core.model.MessageContent;
@@ -49,11 +51,11 @@ class PostgresBatchAppendsTest {
         messages.add(NewMessage.builder("system").content("You answer about birds.").timestamp(T0).build());
         messages.add(NewMessage.builder("user").content("where does the kestrel nest?").timestamp(T0.plusMillis(1))
                 .tokenCount(12L).build());
-        NewMessage.Builder assistant = NewMessage.builder("assistant").content("").toolCalls(List.of(CALL))
-                .finishReason("tool_calls").reasoning("look it up").reasoningDetails(List.of(Map.of("type", "summary")))
-                .codexReasoningItems(List.of(Map.of("id", "r1"))).tokenCount(40L).timestamp(T0.plusMillis(2));
+        NewMessage.Builder assistant = NewMessage.builder("assistant").content("").toolCalls(ToolCalls.json(List.of(CALL)))
+                .finishReason("tool_calls").reasoning("look it up").reasoningDetails(JsonValue.of(List.of(Map.of("type", "summary"))))
+                .codexReasoningItems(JsonValue.of(List.of(Map.of("id", "r1")))).tokenCount(40L).timestamp(T0.plusMillis(2));
         if (v17) {
-            assistant.reasoningContent("thinking about towers").codexMessageItems(List.of(Map.of("id", "m1")))
+            assistant.reasoningContent("thinking about towers").codexMessageItems(JsonValue.of(List.of(Map.of("id", "m1"))))
                     .platformMessageId("tg-991").observed(true);
         }
         messages.add(assistant.build());

@@ -1,5 +1,6 @@
 package dev.hermes.state.core;
 
+import dev.hermes.state.core.model.ToolCalls;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.model.ListSessionsQuery;
 import dev.hermes.state.core.model.NewMessage;
@@ -135,7 +136,7 @@ class RichListingTest extends FreshStoreTest {
         store.endSession("middle", "compression");
         store.createSession(NewSession.builder("tip", "cli").parentSessionId("middle").model("model-tip").systemPrompt("tip prompt").build());
         store.appendMessage("tip", NewMessage.of("user", "continuing after compression"));
-        store.appendMessage("tip", NewMessage.builder("assistant").content("ok").toolCalls(List.of(java.util.Map.of("id", "c"))).build());
+        store.appendMessage("tip", NewMessage.builder("assistant").content("ok").toolCalls(ToolCalls.json(List.of(java.util.Map.of("id", "c")))).build());
         execute("UPDATE sessions SET title = 'tip title' WHERE id = 'tip'");
         store.createSession("bare-root", "cli");
         store.endSession("bare-root", "compression");

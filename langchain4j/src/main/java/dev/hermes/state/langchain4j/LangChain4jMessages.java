@@ -5,6 +5,7 @@ import dev.hermes.state.core.model.Message;
 import dev.hermes.state.core.model.MessageContent;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.model.ToolCall;
+import dev.hermes.state.core.model.ToolCalls;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.image.Image;
 import dev.langchain4j.data.message.AiMessage;
@@ -103,7 +104,7 @@ public final class LangChain4jMessages {
                     .map(request -> ToolCall.function(request.id(), request.name(), request.arguments()))
                     .toList();
             return NewMessage.builder(ASSISTANT).content(ai.text()).reasoning(ai.thinking())
-                    .toolCalls(ToolCall.toHermes(calls)).build();
+                    .toolCalls(calls.isEmpty() ? null : ToolCalls.of(calls)).build();
         }
         if (message instanceof ToolExecutionResultMessage result) {
             if (!result.hasSingleText()) {
@@ -135,7 +136,7 @@ public final class LangChain4jMessages {
                 yield SystemMessage.from(row.text());
             }
             case ASSISTANT -> AiMessage.builder().text(row.text()).thinking(row.reasoning())
-                    .toolExecutionRequests(ToolCall.fromHermes(row.toolCalls(), row.id()).stream()
+                    .toolExecutionRequests(row.calls().stream()
                             .map(call -> ToolExecutionRequest.builder().id(call.id()).name(call.name())
                                     .arguments(call.arguments()).build())
                             .toList())

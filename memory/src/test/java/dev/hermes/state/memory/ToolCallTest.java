@@ -1,5 +1,6 @@
 package dev.hermes.state.memory;
 
+import dev.hermes.state.core.model.ToolCalls;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.model.Message;
@@ -18,7 +19,6 @@ import static dev.hermes.state.db.Tables.MESSAGES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ToolCallTest {
     @TempDir
@@ -29,7 +29,7 @@ class ToolCallTest {
         try (StateRepository store = TestStore.open(dir)) {
             store.createSession("s", "spring-ai");
             long id = store.appendMessage("s", NewMessage.builder("assistant").content("")
-                    .toolCalls(ToolCall.toHermes(List.of(new ToolCall("call_1", null, "terminal", "{\"command\": \"ls\"}"))))
+                    .toolCalls(ToolCalls.of(List.of(new ToolCall("call_1", null, "terminal", "{\"command\": \"ls\"}"))))
                     .build());
             String stored = store.dsl().select(MESSAGES.TOOL_CALLS).from(MESSAGES).where(MESSAGES.ID.eq(id)).fetchOne().value1().data();
             // the JSON the Python agent writes (json.dumps of its list; the spacing is the writer's own)
@@ -40,10 +40,16 @@ class ToolCallTest {
     }
 
     @Test
-    void noCallsAreStoredAsNull() {
-        assertNull(ToolCall.toHermes(List.of()));
-        assertNull(ToolCall.toHermes(null));
-        assertEquals(List.of(), ToolCall.fromHermes(null, 1));
+    void noCallsAreStoredAsNull() throws Exception {
+        try (StateRepository store = TestStore.open(dir)) {
+            store.createSession("s", "spring-ai");
+            long id = store.appendMessage("s", NewMessage.builder("assistant").content("x").toolCalls(ToolCalls.of(List.of())).build());
+            assertNull(store.dsl().select(MESSAGES.TOOL_CALLS).from(MESSAGES).where(MESSAGES.ID.eq(id)).fetchOne().value1());
+            assertEquals(0, store.getSession("s").orElseThrow().toolCallCount());
+            Message message = store.getMessages("s").get(0);
+            assertNull(message.toolCalls());
+            assertEquals(List.of(), message.calls());
+        }
     }
 
     @Test
@@ -57,25 +63,31 @@ class ToolCallTest {
                     .findFirst().orElseThrow();
             assertEquals(List.of(new ToolCall("call_0002", "function", "terminal", "{\"command\": \"git status\"}"),
                             new ToolCall("call_0003", "function", "read_file", "{\"path\": \"README.md\"}")),
-                    ToolCall.fromHermes(twoCalls.toolCalls(), twoCalls.id()));
+                    twoCalls.calls());
         }
     }
 
     @Test
     void argumentsStoredAsAnObjectReadBackAsItsJsonText() {
-        Object stored = List.of(Map.of("id", "c", "type", "function",
-                "function", Map.of("name", "f", "arguments", Map.of("path", "a.txt"))));
-        assertEquals(List.of(new ToolCall("c", "function", "f", "{\"path\":\"a.txt\"}")), ToolCall.fromHermes(stored, 7));
+        ToolCalls stored = ToolCalls.json(List.of(Map.of("id", "c", "type", "function",
+                "function", Map.of("name", "f", "arguments", Map.of("path", "a.txt")))));
+        assertEquals(List.of(new ToolCall("c", "function", "f", "{\"path\":\"a.txt\"}")), stored.calls());
     }
 
     @Test
-    void anotherShapeIsRefusedWithTheMessageId() {
-        InvalidArgumentException notAList = assertThrows(InvalidArgumentException.class,
-                () -> ToolCall.fromHermes(Map.of("id", "c"), 42));
-        assertTrue(notAList.getMessage().contains("message 42"), notAList.getMessage());
-        assertThrows(InvalidArgumentException.class, () -> ToolCall.fromHermes(List.of(Map.of("id", "c")), 1));
+    void anotherShapeIsRefusedWithTheMessageId() throws Exception {
+        try (StateRepository store = TestStore.open(dir)) {
+            store.createSession("s", "spring-ai");
+            long id = store.appendMessage("s", NewMessage.builder("assistant").content("x")
+                    .toolCalls(ToolCalls.json(Map.of("id", "c"))).build());
+            Message stored = store.getMessages("s").get(0);
+            InvalidArgumentException notAList = assertThrows(InvalidArgumentException.class, stored::calls);
+            assertEquals("The tool_calls of message " + id + " are not in the OpenAI shape"
+                    + " ([{id, type, function: {name, arguments}}]): it is not a list", notAList.getMessage());
+        }
+        assertThrows(InvalidArgumentException.class, () -> ToolCalls.json(List.of(Map.of("id", "c"))).calls());
         assertThrows(InvalidArgumentException.class,
-                () -> ToolCall.fromHermes(List.of(Map.of("function", Map.of("arguments", "{}"))), 1));
-        assertThrows(InvalidArgumentException.class, () -> ToolCall.fromHermes(List.of("call"), 1));
+                () -> ToolCalls.json(List.of(Map.of("function", Map.of("arguments", "{}")))).calls());
+        assertThrows(InvalidArgumentException.class, () -> ToolCalls.json(List.of("call")).calls());
     }
 }

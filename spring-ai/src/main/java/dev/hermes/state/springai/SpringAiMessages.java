@@ -4,6 +4,7 @@ import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.model.MessageContent;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.model.ToolCall;
+import dev.hermes.state.core.model.ToolCalls;
 import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.Message;
 import org.springframework.ai.chat.messages.SystemMessage;
@@ -100,7 +101,7 @@ public final class SpringAiMessages {
                     .map(call -> new ToolCall(call.id(), call.type(), call.name(), call.arguments()))
                     .toList();
             return List.of(NewMessage.builder(ASSISTANT).content(assistant.getText())
-                    .toolCalls(ToolCall.toHermes(calls)).build());
+                    .toolCalls(calls.isEmpty() ? null : ToolCalls.of(calls)).build());
         }
         if (message instanceof ToolResponseMessage tools) {
             if (tools.getResponses() == null || tools.getResponses().isEmpty()) {
@@ -147,7 +148,7 @@ public final class SpringAiMessages {
                     ? userMessage(parts, row) : new UserMessage(textOf(row));
             case SYSTEM -> new SystemMessage(textOf(row));
             case ASSISTANT -> AssistantMessage.builder().content(row.text())
-                    .toolCalls(ToolCall.fromHermes(row.toolCalls(), row.id()).stream()
+                    .toolCalls(row.calls().stream()
                             .map(call -> new AssistantMessage.ToolCall(call.id(), call.type(), call.name(), call.arguments()))
                             .toList())
                     .build();

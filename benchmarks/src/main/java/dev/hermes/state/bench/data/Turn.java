@@ -1,6 +1,7 @@
 package dev.hermes.state.bench.data;
 
 import dev.hermes.state.core.model.NewMessage;
+import dev.hermes.state.core.model.ToolCalls;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -46,7 +47,7 @@ public enum Turn {
             case USER -> NewMessage.of("user", content);
             case ASSISTANT -> NewMessage.of("assistant", content);
             case ASSISTANT_WITH_TOOL_CALL -> NewMessage.builder("assistant").content(content)
-                    .toolCalls(toolCalls(toolCallNumber)).build();
+                    .toolCalls(ToolCalls.json(toolCalls(toolCallNumber))).build();
             case TOOL -> NewMessage.builder("tool").content(content).toolName(TOOL_NAME)
                     .toolCallId(callId(toolCallNumber)).build();
         };

@@ -125,14 +125,14 @@ public final class ExportProcess {
                 JSON.writeValue(json, m.content() == null ? null : m.content().value());
                 json.writeStringField("tool_call_id", m.toolCallId());
                 json.writeFieldName("tool_calls");
-                JSON.writeValue(json, m.toolCalls());
+                JSON.writeValue(json, m.toolCalls() == null ? null : m.toolCalls().value());
                 json.writeStringField("tool_name", m.toolName());
                 writeTime(json, "timestamp", m.timestamp());
                 writeNumber(json, "token_count", m.tokenCount());
                 json.writeStringField("finish_reason", m.finishReason());
                 json.writeStringField("reasoning", m.reasoning());
-                json.writeStringField("reasoning_details", m.reasoningDetails());
-                json.writeStringField("codex_reasoning_items", m.codexReasoningItems());
+                json.writeStringField("reasoning_details", m.reasoningDetails() == null ? null : m.reasoningDetails().json());
+                json.writeStringField("codex_reasoning_items", m.codexReasoningItems() == null ? null : m.codexReasoningItems().json());
                 json.writeEndObject();
             }
             json.writeEndArray();

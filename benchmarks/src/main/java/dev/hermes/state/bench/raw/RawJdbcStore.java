@@ -233,7 +233,11 @@ public final class RawJdbcStore implements RawStore {
         insertSession.setDouble(8, now());
     }
 
-    /** get_messages_as_conversation: the OpenAI chat shape, tool_calls decoded from JSON. */
+    /**
+     * get_messages_as_conversation: the OpenAI chat shape with the agent's keys, the JSON columns kept as
+     * their text, as the store keeps them until a caller asks for their value (like for like: neither side
+     * decodes; schema 6's rule, tool_calls only when they are JSON, is checked on both).
+     */
     @Override
     public List<Map<String, Object>> conversation(String sessionId) throws SQLException {
         return conversation(conversation, sessionId);
@@ -252,8 +256,8 @@ public final class RawJdbcStore implements RawStore {
                 message.put("content", rows.getString(2));
                 putIfNotEmpty(message, "tool_call_id", rows.getString(3));
                 String toolCalls = rows.getString(4);
-                if (toolCalls != null && !toolCalls.isEmpty()) {
-                    message.put("tool_calls", decodeOr(toolCalls, List.of()));
+                if (toolCalls != null && !toolCalls.isEmpty() && (v17 || isJson(toolCalls))) {
+                    message.put("tool_calls", toolCalls);
                 }
                 putIfNotEmpty(message, "tool_name", rows.getString(5));
                 if (v17) {
@@ -281,10 +285,10 @@ public final class RawJdbcStore implements RawStore {
                     if (v17 && rows.getString(10) != null) {
                         message.put("reasoning_content", rows.getString(10));
                     }
-                    putDecodedIfNotEmpty(message, "reasoning_details", rows.getString(7));
-                    putDecodedIfNotEmpty(message, "codex_reasoning_items", rows.getString(8));
+                    putIfNotEmpty(message, "reasoning_details", rows.getString(7));
+                    putIfNotEmpty(message, "codex_reasoning_items", rows.getString(8));
                     if (v17) {
-                        putDecodedIfNotEmpty(message, "codex_message_items", rows.getString(11));
+                        putIfNotEmpty(message, "codex_message_items", rows.getString(11));
                     }
                 }
                 messages.add(message);
@@ -322,7 +326,7 @@ public final class RawJdbcStore implements RawStore {
         insert.setString(2, message.role());
         insert.setString(3, message.text());
         insert.setString(4, message.toolCallId());
-        insert.setString(5, jsonOrNull(message.toolCalls()));
+        insert.setString(5, jsonOrNull(message.toolCalls() == null ? null : message.toolCalls().value()));
         insert.setString(6, message.toolName());
         insert.setDouble(7, timestamp);
         if (message.tokenCount() == null) {
@@ -332,8 +336,8 @@ public final class RawJdbcStore implements RawStore {
         }
         insert.setString(9, message.finishReason());
         insert.setString(10, message.reasoning());
-        insert.setString(11, jsonOrNull(message.reasoningDetails()));
-        insert.setString(12, jsonOrNull(message.codexReasoningItems()));
+        insert.setString(11, jsonOrNull(message.reasoningDetails() == null ? null : message.reasoningDetails().value()));
+        insert.setString(12, jsonOrNull(message.codexReasoningItems() == null ? null : message.codexReasoningItems().value()));
     }
 
     private void bumpCounters(String sessionId, long messages, long toolCalls) throws SQLException {
@@ -348,7 +352,7 @@ public final class RawJdbcStore implements RawStore {
         if (message.toolCalls() == null || "tool".equals(message.role())) {
             return 0;
         }
-        return message.toolCalls() instanceof Collection<?> list ? list.size() : 1;
+        return message.toolCalls().value() instanceof Collection<?> list ? list.size() : 1;
     }
 
     /** JSON text, or NULL for null and empty values (docs/behaviour.md#file-and-schema). */
@@ -377,12 +381,16 @@ public final class RawJdbcStore implements RawStore {
         }
     }
 
-    private static void putDecodedIfNotEmpty(Map<String, Object> message, String key, String json) {
-        if (json != null && !json.isEmpty()) {
-            Object decoded = decodeOr(json, null);
-            if (decoded != null) {
-                message.put(key, decoded);
+    /** One JSON document, checked token by token without building its value (as the store checks it). */
+    private static boolean isJson(String json) {
+        try (com.fasterxml.jackson.core.JsonParser parser = JSON.getFactory().createParser(json)) {
+            if (parser.nextToken() == null) {
+                return false;
             }
+            parser.skipChildren();
+            return parser.nextToken() == null;
+        } catch (java.io.IOException notJson) {
+            return false;
         }
     }
 

@@ -100,7 +100,7 @@ class GeneratorFingerprintTest {
         assertEquals("bench-000000", firstCall.sessionId());
         assertEquals(9, firstCall.indexInSession());
         assertEquals("[{id=call_1, type=function, function={name=terminal, arguments={\"cmd\": \"ls\"}}}]",
-                firstCall.message().toolCalls().toString());
+                firstCall.message().toolCalls().value().toString());
         Append answer = full.appends().get(10 * 50);
         assertEquals("tool", answer.message().role());
         assertEquals("call_1", answer.message().toolCallId());
@@ -108,7 +108,7 @@ class GeneratorFingerprintTest {
         // the counter runs over all sessions in append order: bench-000001's first call is call_2
         Append secondCall = full.appends().get(9 * 50 + 1);
         assertEquals("bench-000001", secondCall.sessionId());
-        assertEquals("call_2", ((Map<?, ?>) ((List<?>) secondCall.message().toolCalls()).get(0)).get("id"));
+        assertEquals("call_2", ((Map<?, ?>) ((List<?>) secondCall.message().toolCalls().value()).get(0)).get("id"));
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.hermes.state.cli.demo;
 
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.model.NewMessage;
+import dev.hermes.state.core.model.ToolCalls;
 import dev.hermes.state.core.model.NewSession;
 import dev.hermes.state.core.model.TokenUsage;
 
@@ -223,7 +224,7 @@ public final class DemoData {
     }
 
     private void toolCalls(String session, String content, List<Map<String, Object>> toolCalls, @Nullable String reasoning) {
-        append(session, NewMessage.builder("assistant").content(content).toolCalls(toolCalls).reasoning(reasoning)
+        append(session, NewMessage.builder("assistant").content(content).toolCalls(ToolCalls.json(toolCalls)).reasoning(reasoning)
                 .finishReason("tool_calls").build());
     }
 

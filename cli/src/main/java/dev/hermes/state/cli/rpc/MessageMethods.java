@@ -8,6 +8,8 @@ import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.json.PythonJson;
 import dev.hermes.state.core.model.AnchoredView;
 import dev.hermes.state.core.model.ChatMessage;
+import dev.hermes.state.core.model.JsonValue;
+import dev.hermes.state.core.model.ToolCalls;
 import dev.hermes.state.core.model.ConversationOptions;
 import dev.hermes.state.core.model.MessageContent;
 import dev.hermes.state.core.model.MessagesAround;
@@ -15,6 +17,8 @@ import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.model.RecentUserMessage;
 import dev.hermes.state.core.model.RewindResult;
 import dev.hermes.state.core.rows.EpochSeconds;
+
+import org.jspecify.annotations.Nullable;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -166,15 +170,15 @@ final class MessageMethods {
         return NewMessage.builder(p.requiredString("role"))
                 .content(content(p.json("content")))
                 .toolName(p.string("tool_name"))
-                .toolCalls(p.json("tool_calls"))
+                .toolCalls(toolCalls(p.json("tool_calls")))
                 .toolCallId(p.string("tool_call_id"))
                 .tokenCount(p.optionalLong("token_count"))
                 .finishReason(p.string("finish_reason"))
                 .reasoning(p.string("reasoning"))
                 .reasoningContent(p.string("reasoning_content"))
-                .reasoningDetails(p.json("reasoning_details"))
-                .codexReasoningItems(p.json("codex_reasoning_items"))
-                .codexMessageItems(p.json("codex_message_items"))
+                .reasoningDetails(jsonValue(p.json("reasoning_details")))
+                .codexReasoningItems(jsonValue(p.json("codex_reasoning_items")))
+                .codexMessageItems(jsonValue(p.json("codex_message_items")))
                 .platformMessageId(text(p.json("platform_message_id"), "platform_message_id"))
                 .observed(truthy(p.json("observed")))
                 .timestamp(timestamp(p.json("timestamp")))
@@ -198,21 +202,31 @@ final class MessageMethods {
             messages.add(NewMessage.builder(role == null ? "unknown" : text(role, "role"))
                     .content(content(item.get("content")))
                     .toolName(text(item.get("tool_name"), "tool_name"))
-                    .toolCalls(item.get("tool_calls"))
+                    .toolCalls(toolCalls(item.get("tool_calls")))
                     .toolCallId(text(item.get("tool_call_id"), "tool_call_id"))
                     .tokenCount(integer(item.get("token_count"), "token_count"))
                     .finishReason(text(item.get("finish_reason"), "finish_reason"))
                     .reasoning(text(item.get("reasoning"), "reasoning"))
                     .reasoningContent(text(item.get("reasoning_content"), "reasoning_content"))
-                    .reasoningDetails(item.get("reasoning_details"))
-                    .codexReasoningItems(item.get("codex_reasoning_items"))
-                    .codexMessageItems(item.get("codex_message_items"))
+                    .reasoningDetails(jsonValue(item.get("reasoning_details")))
+                    .codexReasoningItems(jsonValue(item.get("codex_reasoning_items")))
+                    .codexMessageItems(jsonValue(item.get("codex_message_items")))
                     .platformMessageId(platformId)
                     .observed(truthy(item.get("observed")))
                     .timestamp(timestamp(item.get("timestamp")))
                     .build());
         }
         return messages;
+    }
+
+    /** The agent's tool_calls value as it hands it over (absent or None: none). */
+    private static @Nullable ToolCalls toolCalls(@Nullable Object value) {
+        return value == null ? null : ToolCalls.json(value);
+    }
+
+    /** A JSON column's value as the agent hands it over (absent or None: none, which stores NULL as None would). */
+    private static @Nullable JsonValue jsonValue(@Nullable Object value) {
+        return value == null ? null : JsonValue.of(value);
     }
 
     /** Content as the agent stores it: a list or dict is structured, text stays text, a number its text. */
@@ -324,12 +338,16 @@ final class MessageMethods {
         }
     }
 
-    /** rewind_to_message's dict; the target row with its tool_calls as the JSON text the agent hands back. */
+    /**
+     * rewind_to_message's dict; the target row with its tool_calls as JSON text, as the agent hands them
+     * back: the value get_messages reads, written as Python's json.dumps writes it (an empty text as it is).
+     */
     private static Map<String, Object> rewound(RewindResult result) {
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("rewound_count", (long) result.rewoundCount());
         Map<String, Object> target = HermesShapes.message(result.targetMessage(), true);
-        Object toolCalls = result.targetMessage().toolCalls();
+        ToolCalls stored = result.targetMessage().toolCalls();
+        Object toolCalls = stored == null ? null : stored.value();
         target.put("tool_calls", toolCalls == null || toolCalls instanceof String ? toolCalls : PythonJson.dumps(toolCalls));
         answer.put("target_message", target);
         answer.put("new_head_id", result.newHeadId());

@@ -8,6 +8,7 @@ import dev.hermes.state.cli.text.Times;
 import dev.hermes.state.core.model.Message;
 import dev.hermes.state.core.model.MessageContent;
 import dev.hermes.state.core.model.Session;
+import dev.hermes.state.core.model.ToolCalls;
 import org.jspecify.annotations.Nullable;
 
 import java.util.ArrayList;
@@ -45,7 +46,8 @@ public final class SessionView {
                     lines.add(INDENT + line);
                 }
             }
-            for (String call : toolCalls(message.toolCalls())) {
+            ToolCalls stored = message.toolCalls();
+            for (String call : toolCalls(stored == null ? null : stored.value())) {
                 lines.add(INDENT + "→ " + call);
             }
         }

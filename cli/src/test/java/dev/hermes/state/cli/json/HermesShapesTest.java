@@ -3,7 +3,9 @@ package dev.hermes.state.cli.json;
 import dev.hermes.state.core.model.SessionRows;
 import dev.hermes.state.core.model.ActiveSession;
 import dev.hermes.state.core.model.LineageNode;
+import dev.hermes.state.core.model.JsonValue;
 import dev.hermes.state.core.model.Message;
+import dev.hermes.state.core.model.ToolCalls;
 import dev.hermes.state.core.model.MessageContent;
 import dev.hermes.state.core.model.RichSession;
 import dev.hermes.state.core.model.SearchHit;
@@ -39,8 +41,8 @@ class HermesShapesTest {
     }
 
     static Message message() {
-        return new Message(3, "s1", "assistant", new MessageContent.Text(""), null, List.of(Map.of("id", "call_1")), null,
-                STARTED, null, "tool_calls", "thinking", "[{\"type\": \"summary\"}]", null, null, null, null, false, true,
+        return new Message(3, "s1", "assistant", new MessageContent.Text(""), null, ToolCalls.ofJson("[{\"id\": \"call_1\"}]"), null,
+                STARTED, null, "tool_calls", "thinking", JsonValue.ofJson("[{\"type\": \"summary\"}]"), null, null, null, null, false, true,
                 false);
     }
 

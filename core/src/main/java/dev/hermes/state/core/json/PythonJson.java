@@ -63,6 +63,22 @@ public final class PythonJson {
         }
     }
 
+    /**
+     * True when {@code text} is one JSON document that {@link #parse} reads; checked token by token
+     * without building its value, for a reader that only needs to know (whether a key is present).
+     */
+    public static boolean isJson(String text) {
+        try (JsonParser parser = FACTORY.createParser(text)) {
+            if (parser.nextToken() == null) {
+                return false;
+            }
+            parser.skipChildren();
+            return parser.nextToken() == null;
+        } catch (IOException notJson) {
+            return false;
+        }
+    }
+
     private static @Nullable Object read(JsonParser parser, JsonToken token) throws IOException {
         switch (token) {
             case START_OBJECT -> {

@@ -4,6 +4,7 @@ import dev.hermes.state.core.backend.PreparedQuery;
 import dev.hermes.state.core.backend.Transaction;
 import dev.hermes.state.core.model.ChatMessage;
 import dev.hermes.state.core.model.MessageContent;
+import dev.hermes.state.core.model.ToolCalls;
 import dev.hermes.state.core.rows.Rows;
 import dev.hermes.state.core.rows.StoredContent;
 import dev.hermes.state.core.text.PythonText;
@@ -137,6 +138,9 @@ final class ConversationReplay {
         }
         if (value instanceof MessageContent content) {
             return truthy(content.value());
+        }
+        if (value instanceof ToolCalls calls) {
+            return truthy(calls.value()); // decoded only for this look back over the ancestors' turns
         }
         if (value instanceof CharSequence text) {
             return !text.isEmpty();

@@ -6,6 +6,7 @@ import dev.hermes.state.core.arguments.Arguments;
 import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.model.MessageContent;
 import dev.hermes.state.core.model.NewMessage;
+import dev.hermes.state.core.model.ToolCalls;
 import dev.hermes.state.core.rows.JsonColumns;
 import dev.hermes.state.core.rows.StoredContent;
 import org.jooq.TableField;
@@ -41,7 +42,8 @@ public record NewMessageRow(String role, @Nullable String content, @Nullable Str
         String role = Arguments.label(message.role(), "role");
         boolean v17 = schema.v17();
         // Schema 6's rule: tool results never count as tool calls. Today's agent counts whatever a row carries.
-        int toolCallCount = !v17 && "tool".equals(role) ? 0 : JsonColumns.toolCallCount(message.toolCalls());
+        ToolCalls toolCalls = message.toolCalls();
+        int toolCallCount = !v17 && "tool".equals(role) || toolCalls == null ? 0 : JsonColumns.toolCallCount(toolCalls.value());
         MessageContent content = message.content();
         if (content instanceof MessageContent.Structured && !v17) {
             throw new InvalidArgumentException("This store follows the rules of schema 6, which stores text content"
@@ -59,7 +61,7 @@ public record NewMessageRow(String role, @Nullable String content, @Nullable Str
         return new NewMessageRow(role,
                 Arguments.optionalText(StoredContent.encode(content, nulInText), "content"),
                 Arguments.optionalLabel(message.toolName(), "tool name"),
-                Arguments.optionalText(JsonColumns.encode(message.toolCalls(), "tool_calls", v17), "tool_calls"),
+                Arguments.optionalText(JsonColumns.encode(toolCalls == null ? null : toolCalls.jsonValue(), "tool_calls", v17), "tool_calls"),
                 Arguments.optionalLabel(message.toolCallId(), "tool call id"),
                 message.tokenCount(),
                 Arguments.optionalLabel(message.finishReason(), "finish reason"),

@@ -14,26 +14,24 @@ import java.util.Map;
  * {@code reasoning_content}, {@code codex_message_items}) are only ever set by a store that follows that
  * schema's rules; a store kept at 6 leaves them absent, as the agent of schema 6 did.
  *
+ * <p>A null field is a key the agent's dict does not have. A JSON field that is present holds the
+ * stored text ({@link JsonValue}, {@link ToolCalls}), decoded when asked for: its value is what the
+ * agent's dict holds for the key, None ({@code null}) included (text that is JSON null, or, for the
+ * reasoning fields, text that does not decode).
+ *
  * @param content             under the rules of schema 17, decoded, and for user and assistant text with
  *                            the agent's injected memory context removed and the text stripped
  * @param timestamp           when non-zero (schema 17 only)
- * @param toolCalls           decoded JSON (plain Java values), null when absent/empty
+ * @param toolCalls           when the agent has the key: non-empty stored text that is JSON, or under the
+ *                            rules of schema 17 any non-empty text (its value then an empty list)
  * @param messageId           the platform's message id ({@code platform_message_id}), when non-empty
  * @param observed            a group-chat line the agent saw but was not addressed by
  * @param finishReason        assistant messages only, when non-empty (schema 17 only)
  * @param reasoningContent    assistant messages only, whenever stored, even empty
- * @param reasoningDetails    decoded JSON, assistant messages only, null when absent/empty/undecodable
- * @param codexReasoningItems decoded JSON, assistant messages only, null when absent/empty/undecodable
- * @param codexMessageItems   decoded JSON, assistant messages only, null when absent/empty/undecodable
- * @param reasoningDetailsStored    the assistant message stores non-empty reasoning_details text, even
- *                                  if it did not decode (or decoded to JSON null): Hermes then has the
- *                                  key, with value None, which {@link #toMap()} reproduces
- * @param codexReasoningItemsStored the same for codex_reasoning_items
- * @param codexMessageItemsStored   the same for codex_message_items
- * @param toolCallsStored           Hermes has the {@code tool_calls} key (with the decoded value, None
- *                                  for JSON null): the message stores non-empty tool_calls text that is
- *                                  JSON or, under the rules of schema 17, any non-empty text (then the
- *                                  value is an empty list)
+ * @param reasoningDetails    assistant messages only, when the stored text is non-empty (its value None when
+ *                            the text does not decode)
+ * @param codexReasoningItems the same for codex_reasoning_items
+ * @param codexMessageItems   the same for codex_message_items (schema 17 only)
  */
 public record ChatMessage(
         String role,
@@ -41,19 +39,15 @@ public record ChatMessage(
         @Nullable Instant timestamp,
         @Nullable String toolCallId,
         @Nullable String toolName,
-        @Nullable Object toolCalls,
+        @Nullable ToolCalls toolCalls,
         @Nullable String messageId,
         boolean observed,
         @Nullable String finishReason,
         @Nullable String reasoning,
         @Nullable String reasoningContent,
-        @Nullable Object reasoningDetails,
-        @Nullable Object codexReasoningItems,
-        @Nullable Object codexMessageItems,
-        boolean reasoningDetailsStored,
-        boolean codexReasoningItemsStored,
-        boolean codexMessageItemsStored,
-        boolean toolCallsStored) {
+        @Nullable JsonValue reasoningDetails,
+        @Nullable JsonValue codexReasoningItems,
+        @Nullable JsonValue codexMessageItems) {
 
     /**
      * The Hermes dict: always {@code role} and {@code content} (content may be null; structured content as
@@ -72,8 +66,8 @@ public record ChatMessage(
         if (toolName != null && !toolName.isEmpty()) {
             map.put("tool_name", toolName);
         }
-        if (toolCallsStored || toolCalls != null) {
-            map.put("tool_calls", toolCalls);
+        if (toolCalls != null) {
+            map.put("tool_calls", toolCalls.value());
         }
         if (messageId != null && !messageId.isEmpty()) {
             map.put("message_id", messageId);
@@ -90,14 +84,14 @@ public record ChatMessage(
         if (reasoningContent != null) {
             map.put("reasoning_content", reasoningContent);
         }
-        if (reasoningDetailsStored || reasoningDetails != null) {
-            map.put("reasoning_details", reasoningDetails);
+        if (reasoningDetails != null) {
+            map.put("reasoning_details", reasoningDetails.value());
         }
-        if (codexReasoningItemsStored || codexReasoningItems != null) {
-            map.put("codex_reasoning_items", codexReasoningItems);
+        if (codexReasoningItems != null) {
+            map.put("codex_reasoning_items", codexReasoningItems.value());
         }
-        if (codexMessageItemsStored || codexMessageItems != null) {
-            map.put("codex_message_items", codexMessageItems);
+        if (codexMessageItems != null) {
+            map.put("codex_message_items", codexMessageItems.value());
         }
         return map;
     }

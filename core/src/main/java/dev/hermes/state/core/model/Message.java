@@ -3,6 +3,7 @@ package dev.hermes.state.core.model;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Instant;
+import java.util.List;
 
 /**
  * One row of {@code messages}, every column, as {@code get_messages} returns it.
@@ -14,14 +15,15 @@ import java.time.Instant;
  * store's file lacks reads as the agent's default for it: null, or for the flags {@code observed =
  * false}, {@code active = true}, {@code compacted = false}.
  *
- * @param toolCalls           the decoded JSON of {@code tool_calls}: a {@code List}/{@code Map}/scalar of plain
- *                            Java values (Map, List, String, Number, Boolean, null); null when the column is
- *                            NULL; an empty list when the stored text is not valid JSON (Hermes' rule)
- * @param reasoningDetails    JSON text as stored (nullable), not decoded (Hermes' rule)
- * @param codexReasoningItems JSON text as stored (nullable), not decoded (Hermes' rule)
+ * @param toolCalls           {@code tool_calls} as stored, decoded only when asked for ({@link ToolCalls#value()}:
+ *                            an empty list when the stored text is not valid JSON, Hermes' rule); null when
+ *                            the column is NULL
+ * @param reasoningDetails    as stored (null when NULL); the agent's {@code get_messages} hands it over as its
+ *                            text ({@link JsonValue#json()}), not decoded
+ * @param codexReasoningItems as stored, like {@code reasoningDetails}
  * @param reasoningContent    the provider's own reasoning text (schema 7), kept apart from {@code reasoning};
  *                            an empty text is a value, not an absence
- * @param codexMessageItems   JSON text as stored (schema 9), not decoded (Hermes' rule)
+ * @param codexMessageItems   as stored (schema 9), like {@code reasoningDetails}
  * @param platformMessageId   the messaging platform's own id of the message (schema 12)
  * @param observed            a group-chat line the agent saw but was not addressed by (schema 13)
  * @param active              false for a row hidden from the transcript: rewound, or archived by a compaction
@@ -33,16 +35,16 @@ public record Message(
         String role,
         @Nullable MessageContent content,
         @Nullable String toolCallId,
-        @Nullable Object toolCalls,
+        @Nullable ToolCalls toolCalls,
         @Nullable String toolName,
         Instant timestamp,
         @Nullable Long tokenCount,
         @Nullable String finishReason,
         @Nullable String reasoning,
-        @Nullable String reasoningDetails,
-        @Nullable String codexReasoningItems,
+        @Nullable JsonValue reasoningDetails,
+        @Nullable JsonValue codexReasoningItems,
         @Nullable String reasoningContent,
-        @Nullable String codexMessageItems,
+        @Nullable JsonValue codexMessageItems,
         @Nullable String platformMessageId,
         boolean observed,
         boolean active,
@@ -54,5 +56,15 @@ public record Message(
      */
     public @Nullable String text() {
         return content == null ? null : content.plainText();
+    }
+
+    /**
+     * The typed tool calls ({@link ToolCalls#calls()}): empty when the message has none.
+     *
+     * @throws dev.hermes.state.InvalidArgumentException naming this message, when its tool_calls are
+     *                                                   not in the OpenAI shape
+     */
+    public List<ToolCall> calls() {
+        return toolCalls == null ? List.of() : toolCalls.calls(id);
     }
 }

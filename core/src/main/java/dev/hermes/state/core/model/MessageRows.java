@@ -25,7 +25,8 @@ public final class MessageRows {
         MessageContent content = m.content();
         row.put("content", content == null ? null : content.value());
         row.put("tool_call_id", m.toolCallId());
-        row.put("tool_calls", m.toolCalls());
+        ToolCalls toolCalls = m.toolCalls();
+        row.put("tool_calls", toolCalls == null ? null : toolCalls.value());
         row.put("tool_name", m.toolName());
         row.put("timestamp", m.timestamp());
         row.put("token_count", m.tokenCount());
@@ -34,12 +35,16 @@ public final class MessageRows {
         if (v17) {
             row.put("reasoning_content", m.reasoningContent());
         }
-        row.put("reasoning_details", m.reasoningDetails());
-        row.put("codex_reasoning_items", m.codexReasoningItems());
+        row.put("reasoning_details", text(m.reasoningDetails()));
+        row.put("codex_reasoning_items", text(m.codexReasoningItems()));
         if (v17) {
-            row.put("codex_message_items", m.codexMessageItems());
+            row.put("codex_message_items", text(m.codexMessageItems()));
             row.put("platform_message_id", m.platformMessageId());
         }
         return row;
+    }
+
+    private static @Nullable String text(@Nullable JsonValue value) {
+        return value == null ? null : value.json();
     }
 }

@@ -16,12 +16,13 @@ import java.util.List;
  * rather than drop them.
  *
  * @param content             text, or structured content (a list of parts, a dict), stored as the agent stores it
- * @param toolCalls           plain Java JSON value; a List adds its size to tool_call_count, any other
- *                            non-null value adds 1 (an empty list/map is stored as NULL)
- * @param reasoningDetails    plain Java JSON value, stored as JSON text (empty → NULL)
- * @param codexReasoningItems plain Java JSON value, stored as JSON text (empty → NULL)
+ * @param toolCalls           typed calls ({@link ToolCalls#of}) or any JSON value ({@link ToolCalls#json(Object)});
+ *                            a list adds its size to tool_call_count, any other value but JSON null adds 1
+ *                            (an empty list/map is stored as NULL)
+ * @param reasoningDetails    stored as {@link JsonValue} says (a value Python counts false → NULL)
+ * @param codexReasoningItems stored as {@link JsonValue} says
  * @param reasoningContent    stored verbatim, an empty text included
- * @param codexMessageItems   plain Java JSON value, stored as JSON text (empty → NULL)
+ * @param codexMessageItems   stored as {@link JsonValue} says
  * @param platformMessageId   the messaging platform's own id of the message
  * @param observed            a group-chat line the agent saw but was not addressed by
  * @param timestamp           when the message was said; null = the store's clock at the write
@@ -30,15 +31,15 @@ public record NewMessage(
         String role,
         @Nullable MessageContent content,
         @Nullable String toolName,
-        @Nullable Object toolCalls,
+        @Nullable ToolCalls toolCalls,
         @Nullable String toolCallId,
         @Nullable Long tokenCount,
         @Nullable String finishReason,
         @Nullable String reasoning,
-        @Nullable Object reasoningDetails,
-        @Nullable Object codexReasoningItems,
+        @Nullable JsonValue reasoningDetails,
+        @Nullable JsonValue codexReasoningItems,
         @Nullable String reasoningContent,
-        @Nullable Object codexMessageItems,
+        @Nullable JsonValue codexMessageItems,
         @Nullable String platformMessageId,
         boolean observed,
         @Nullable Instant timestamp) {
@@ -73,15 +74,15 @@ public record NewMessage(
         private final String role;
         private @Nullable MessageContent content;
         private @Nullable String toolName;
-        private @Nullable Object toolCalls;
+        private @Nullable ToolCalls toolCalls;
         private @Nullable String toolCallId;
         private @Nullable Long tokenCount;
         private @Nullable String finishReason;
         private @Nullable String reasoning;
-        private @Nullable Object reasoningDetails;
-        private @Nullable Object codexReasoningItems;
+        private @Nullable JsonValue reasoningDetails;
+        private @Nullable JsonValue codexReasoningItems;
         private @Nullable String reasoningContent;
-        private @Nullable Object codexMessageItems;
+        private @Nullable JsonValue codexMessageItems;
         private @Nullable String platformMessageId;
         private boolean observed;
         private @Nullable Instant timestamp;
@@ -112,7 +113,7 @@ public record NewMessage(
             return this;
         }
 
-        public Builder toolCalls(@Nullable Object toolCalls) {
+        public Builder toolCalls(@Nullable ToolCalls toolCalls) {
             this.toolCalls = toolCalls;
             return this;
         }
@@ -137,12 +138,12 @@ public record NewMessage(
             return this;
         }
 
-        public Builder reasoningDetails(@Nullable Object reasoningDetails) {
+        public Builder reasoningDetails(@Nullable JsonValue reasoningDetails) {
             this.reasoningDetails = reasoningDetails;
             return this;
         }
 
-        public Builder codexReasoningItems(@Nullable Object codexReasoningItems) {
+        public Builder codexReasoningItems(@Nullable JsonValue codexReasoningItems) {
             this.codexReasoningItems = codexReasoningItems;
             return this;
         }
@@ -152,7 +153,7 @@ public record NewMessage(
             return this;
         }
 
-        public Builder codexMessageItems(@Nullable Object codexMessageItems) {
+        public Builder codexMessageItems(@Nullable JsonValue codexMessageItems) {
             this.codexMessageItems = codexMessageItems;
             return this;
         }

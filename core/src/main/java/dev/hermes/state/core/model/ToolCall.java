@@ -15,9 +15,9 @@ import org.jspecify.annotations.Nullable;
  * One tool call of an assistant message, as the chat-memory adapters and Hermes know it. Hermes keeps
  * an assistant's tool calls in its {@code tool_calls} column in the OpenAI shape the Python agent
  * writes: {@code [{"id": ..., "type": "function", "function": {"name": ..., "arguments": "<JSON text>"}}]}.
- * This is the typed view of that shape: the row itself keeps the column's JSON exactly
- * ({@link Message#toolCalls()}, {@link NewMessage#toolCalls()}), fields this type has no name for
- * included, so a read and a write through the store or the RPC loses nothing.
+ * This is the typed view of one element of that shape ({@link ToolCalls#calls()}); the column's JSON
+ * itself is kept exactly ({@link ToolCalls#json()}), fields this type has no name for included, so a
+ * read and a write through the store or the RPC loses nothing.
  *
  * @param type       the OpenAI call type; {@code "function"} when the framework has none
  * @param arguments  the arguments as JSON text, exactly as the model sent them
@@ -35,17 +35,14 @@ public record ToolCall(@Nullable String id, String type, String name, @Nullable 
         return new ToolCall(id, FUNCTION, name, arguments);
     }
 
-    /** The value of the {@code tool_calls} column for these calls; null when there are none (Hermes stores NULL). */
-    public static @Nullable List<Map<String, Object>> toHermes(@Nullable List<ToolCall> calls) {
-        if (calls == null || calls.isEmpty()) {
-            return null;
-        }
-        List<Map<String, Object>> json = new ArrayList<>(calls.size());
+    /** The JSON value of the {@code tool_calls} column for these calls (an empty list stores NULL). */
+    static List<Map<String, @Nullable Object>> toJson(List<ToolCall> calls) {
+        List<Map<String, @Nullable Object>> json = new ArrayList<>(calls.size());
         for (ToolCall call : calls) {
-            Map<String, Object> function = new LinkedHashMap<>();
+            Map<String, @Nullable Object> function = new LinkedHashMap<>();
             function.put("name", call.name());
             function.put("arguments", call.arguments());
-            Map<String, Object> entry = new LinkedHashMap<>();
+            Map<String, @Nullable Object> entry = new LinkedHashMap<>();
             entry.put("id", call.id());
             entry.put("type", call.type());
             entry.put("function", function);
@@ -55,11 +52,11 @@ public record ToolCall(@Nullable String id, String type, String name, @Nullable 
     }
 
     /**
-     * The calls of a decoded {@code tool_calls} column ({@link Message#toolCalls()}):
-     * empty for null or an empty list. Arguments stored as a JSON object instead of JSON text (some
-     * writers do) come back as that object's JSON text. Anything not in the OpenAI shape is refused.
+     * The calls of a decoded {@code tool_calls} value: empty for null or an empty list. Arguments stored
+     * as a JSON object instead of JSON text (some writers do) come back as that object's JSON text.
+     * Anything not in the OpenAI shape is refused, naming the message when there is one.
      */
-    public static List<ToolCall> fromHermes(@Nullable Object toolCalls, long messageId) {
+    static List<ToolCall> fromJson(@Nullable Object toolCalls, @Nullable Long messageId) {
         if (toolCalls == null) {
             return List.of();
         }
@@ -81,14 +78,14 @@ public record ToolCall(@Nullable String id, String type, String name, @Nullable 
         return calls;
     }
 
-    private static @Nullable String text(@Nullable Object value, long messageId) {
+    private static @Nullable String text(@Nullable Object value, @Nullable Long messageId) {
         if (value == null || value instanceof String) {
             return (String) value;
         }
         throw notOpenAiShape(messageId, "an id or type is not text");
     }
 
-    private static @Nullable String arguments(@Nullable Object arguments, long messageId) {
+    private static @Nullable String arguments(@Nullable Object arguments, @Nullable Long messageId) {
         if (arguments == null || arguments instanceof String) {
             return (String) arguments;
         }
@@ -99,8 +96,8 @@ public record ToolCall(@Nullable String id, String type, String name, @Nullable 
         }
     }
 
-    private static InvalidArgumentException notOpenAiShape(long messageId, String why) {
-        return new InvalidArgumentException("The tool_calls of message " + messageId
+    private static InvalidArgumentException notOpenAiShape(@Nullable Long messageId, String why) {
+        return new InvalidArgumentException("The tool_calls" + (messageId == null ? "" : " of message " + messageId)
                 + " are not in the OpenAI shape ([{id, type, function: {name, arguments}}]): " + why);
     }
 }

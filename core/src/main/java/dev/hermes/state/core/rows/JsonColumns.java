@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.json.PythonJson;
+import dev.hermes.state.core.model.JsonValue;
 import org.jspecify.annotations.Nullable;
 
 import java.io.IOException;
@@ -48,24 +49,32 @@ public final class JsonColumns {
     }
 
     /**
-     * The text to store for {@code value}, null when Python would store NULL; {@code asPython}: the very
-     * text the agent's {@code json.dumps} writes (its separators, non-ASCII escaped), which the agent's
-     * full-text index then holds for the row (it indexes tool_calls text too), else compact JSON with
-     * the characters as they are, as a store kept at schema 6 always wrote.
+     * The text to store for a message's JSON column, null when Python would store NULL (a value it
+     * counts false); {@code asPython}: the very text the agent's {@code json.dumps} writes (its
+     * separators, non-ASCII escaped), which the agent's full-text index then holds for the row (it
+     * indexes tool_calls text too), else compact JSON with the characters as they are, as a store kept
+     * at schema 6 always wrote. Text that came from a store is kept as it is: JSON under the rules of
+     * 17, and text that is not JSON under either (the store held it; it is handed back unchanged).
      */
-    public static @Nullable String encode(@Nullable Object value, String name, boolean asPython) {
-        if (value == null || isEmpty(value)) {
+    public static @Nullable String encode(@Nullable JsonValue value, String name, boolean asPython) {
+        if (value == null) {
             return null;
         }
-        return asPython ? pythonText(value, name) : text(value, name);
-    }
-
-    /** Python's text for plain values; other objects (records, beans, JsonNodes) by way of their JSON. */
-    private static String pythonText(Object value, String name) {
+        if (!value.isJson()) {
+            String text = value.json();
+            return text.isEmpty() ? null : text;
+        }
+        Object decoded = value.value();
+        if (isEmpty(decoded)) {
+            return null;
+        }
+        if (!asPython) {
+            return text(decoded, name);
+        }
         try {
-            return PythonJson.dumps(value);
-        } catch (InvalidArgumentException notPlain) {
-            return PythonJson.dumps(PythonJson.parse(text(value, name)));
+            return value.json();
+        } catch (InvalidArgumentException notJson) {
+            throw new InvalidArgumentException(name + " cannot be written as JSON: " + notJson.getMessage(), notJson);
         }
     }
 

@@ -1,12 +1,13 @@
 package dev.hermes.state.core.rows;
 
-import dev.hermes.state.InvalidArgumentException;
 import dev.hermes.state.core.json.PythonJson;
 import dev.hermes.state.core.model.ChatMessage;
+import dev.hermes.state.core.model.JsonValue;
 import dev.hermes.state.core.model.Message;
 import dev.hermes.state.core.model.MessageContent;
 import dev.hermes.state.core.model.Session;
 import dev.hermes.state.core.model.SessionColumns;
+import dev.hermes.state.core.model.ToolCalls;
 import org.jooq.Field;
 import org.jooq.JSON;
 import org.jooq.Record;
@@ -108,11 +109,10 @@ public final class Rows {
     }
 
     /**
-     * A messages row as {@code get_messages} returns it: tool_calls decoded (text that is not JSON
-     * becomes an empty list, as in Hermes; an empty text stays as it is, since Hermes only decodes
-     * non-empty values), the other JSON columns left as JSON text; {@code decode}: content decoded (the
-     * rules of schema 17), else the stored text. A column the row lacks (a file of an older schema) reads
-     * as the agent's default for it.
+     * A messages row as {@code get_messages} returns it: the JSON columns as stored, nothing decoded
+     * (tool_calls decode when asked for, by Hermes' rule: text that is not JSON reads as an empty list,
+     * an empty text as itself); {@code decode}: content decoded (the rules of schema 17), else the stored
+     * text. A column the row lacks (a file of an older schema) reads as the agent's default for it.
      */
     public static Message message(Record row, boolean decode) {
         String content = get(row, MESSAGES.CONTENT);
@@ -136,20 +136,20 @@ public final class Rows {
                                   @Nullable String codexMessageItems, @Nullable String platformMessageId,
                                   boolean observed, boolean active, boolean compacted) {
         return new Message(id, sessionId, role, content, toolCallId, toolCalls(toolCalls), toolName, timestamp, tokenCount,
-                finishReason, reasoning, reasoningDetails, codexReasoningItems, reasoningContent, codexMessageItems,
-                platformMessageId, observed, active, compacted);
+                finishReason, reasoning, json(reasoningDetails), json(codexReasoningItems), reasoningContent,
+                json(codexMessageItems), platformMessageId, observed, active, compacted);
     }
 
-    /** get_messages' tool_calls: decoded when non-empty, an empty list when that text is not JSON. */
-    public static @Nullable Object toolCalls(@Nullable String toolCalls) {
-        return toolCalls == null || toolCalls.isEmpty() ? toolCalls : decodeOr(toolCalls, List.of());
+    /** get_messages' tool_calls: the stored text, null for NULL. */
+    public static @Nullable ToolCalls toolCalls(@Nullable String toolCalls) {
+        return toolCalls == null ? null : ToolCalls.ofJson(toolCalls);
     }
 
     /**
      * A messages row in the OpenAI chat shape ({@code get_messages_as_conversation}) under the rules of
-     * schema 6: tool_calls decoded when non-empty (left out when not JSON; present with null when the
-     * text is JSON null); reasoning fields only for assistant messages, decoded when non-empty (present
-     * with null when not JSON, as Hermes' {@code except: None}); content the stored text.
+     * schema 6: tool_calls when non-empty and JSON (present with null when the text is JSON null);
+     * reasoning fields only for assistant messages, when non-empty (their value null when not JSON, as
+     * Hermes' {@code except: None}); content the stored text.
      */
     public static ChatMessage chatMessage(Record row) {
         return chatMessage(notNull(row, MESSAGES.ROLE), get(row, MESSAGES.CONTENT), get(row, MESSAGES.TOOL_CALL_ID),
@@ -163,37 +163,31 @@ public final class Rows {
                                           @Nullable String reasoning, @Nullable String reasoningDetailsText,
                                           @Nullable String codexReasoningItemsText) {
         boolean assistant = "assistant".equals(role);
-        String reasoningDetails = assistant ? emptyToNull(reasoningDetailsText) : null;
-        String codexReasoningItems = assistant ? emptyToNull(codexReasoningItemsText) : null;
-        String toolCallsStored = emptyToNull(toolCallsText);
-        Object toolCalls = decodeOr(toolCallsStored, NOT_JSON);
+        String toolCalls = emptyToNull(toolCallsText);
         return new ChatMessage(
                 role,
                 MessageContent.text(content),
                 null,
                 emptyToNull(toolCallId),
                 emptyToNull(toolName),
-                toolCalls == NOT_JSON ? null : toolCalls,
+                // schema 6's agent leaves the key out when the text does not decode: checked, not decoded
+                toolCalls == null || !PythonJson.isJson(toolCalls) ? null : ToolCalls.ofJson(toolCalls),
                 null,
                 false,
                 null,
                 assistant ? emptyToNull(reasoning) : null,
                 null,
-                decodeOr(reasoningDetails, null),
-                decodeOr(codexReasoningItems, null),
-                null,
-                reasoningDetails != null,
-                codexReasoningItems != null,
-                false,
-                toolCallsStored != null && toolCalls != NOT_JSON);
+                assistant ? nonEmptyJson(reasoningDetailsText) : null,
+                assistant ? nonEmptyJson(codexReasoningItemsText) : null,
+                null);
     }
 
     /**
      * A messages row in the chat shape under the rules of schema 17, from its stored values, content
-     * already decoded (and cleaned by the caller): timestamp when non-zero; tool_calls decoded when
-     * non-empty, an empty list when not JSON; the platform id as {@code message_id}; {@code observed}
+     * already decoded (and cleaned by the caller): timestamp when non-zero; tool_calls when non-empty
+     * (its value an empty list when not JSON); the platform id as {@code message_id}; {@code observed}
      * when set; for assistant messages finish_reason and reasoning when non-empty, reasoning_content
-     * whenever stored, the three JSON columns decoded when non-empty (null when not JSON).
+     * whenever stored, the three JSON columns when non-empty (their value null when not JSON).
      */
     public static ChatMessage chatMessage(String role, @Nullable MessageContent content, double timestamp,
                                           @Nullable String toolCallId, @Nullable String toolName,
@@ -203,33 +197,33 @@ public final class Rows {
                                           @Nullable String codexReasoningItemsText,
                                           @Nullable String codexMessageItemsText) {
         boolean assistant = "assistant".equals(role);
-        String reasoningDetails = assistant ? emptyToNull(reasoningDetailsText) : null;
-        String codexReasoningItems = assistant ? emptyToNull(codexReasoningItemsText) : null;
-        String codexMessageItems = assistant ? emptyToNull(codexMessageItemsText) : null;
-        String toolCallsStored = emptyToNull(toolCallsText);
+        String toolCalls = emptyToNull(toolCallsText);
         return new ChatMessage(
                 role,
                 content,
                 timestamp == 0 ? null : EpochSeconds.instant(timestamp),
                 emptyToNull(toolCallId),
                 emptyToNull(toolName),
-                decodeOr(toolCallsStored, List.of()),
+                toolCalls == null ? null : ToolCalls.ofJson(toolCalls),
                 emptyToNull(platformMessageId),
                 observed,
                 assistant ? emptyToNull(finishReason) : null,
                 assistant ? emptyToNull(reasoning) : null,
                 assistant ? reasoningContent : null,
-                decodeOr(reasoningDetails, null),
-                decodeOr(codexReasoningItems, null),
-                decodeOr(codexMessageItems, null),
-                reasoningDetails != null,
-                codexReasoningItems != null,
-                codexMessageItems != null,
-                toolCallsStored != null);
+                assistant ? nonEmptyJson(reasoningDetailsText) : null,
+                assistant ? nonEmptyJson(codexReasoningItemsText) : null,
+                assistant ? nonEmptyJson(codexMessageItemsText) : null);
     }
 
-    /** What {@link #decodeOr} gives back for text that is not JSON, told apart from JSON null. */
-    private static final Object NOT_JSON = new Object();
+    /** A JSON column as stored, null for NULL. */
+    private static @Nullable JsonValue json(@Nullable String text) {
+        return text == null ? null : JsonValue.ofJson(text);
+    }
+
+    /** A JSON column the replay shows: non-empty stored text (Hermes' {@code if row[...]}). */
+    private static @Nullable JsonValue nonEmptyJson(@Nullable String text) {
+        return text == null || text.isEmpty() ? null : JsonValue.ofJson(text);
+    }
 
     /** Where each column of the two tables sits in a row that selects the whole table (the usual case). */
     private static final IdentityHashMap<Field<?>, Integer> TABLE_POSITIONS = tablePositions();
@@ -290,17 +284,6 @@ public final class Rows {
     private static boolean flag(Record row, Field<Boolean> field, boolean absent) {
         Boolean value = getOr(row, field, null);
         return value == null ? absent : value;
-    }
-
-    private static @Nullable Object decodeOr(@Nullable String text, @Nullable Object fallback) {
-        if (text == null) {
-            return null;
-        }
-        try {
-            return PythonJson.parse(text);
-        } catch (InvalidArgumentException notJson) {
-            return fallback;
-        }
     }
 
     private static @Nullable String text(@Nullable JSON json) {

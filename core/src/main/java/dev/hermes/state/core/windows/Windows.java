@@ -12,6 +12,7 @@ import dev.hermes.state.core.messages.Messages;
 import dev.hermes.state.core.messages.NewMessageRow;
 import dev.hermes.state.core.model.Message;
 import dev.hermes.state.core.model.SavedWindow;
+import dev.hermes.state.core.model.ToolCalls;
 import dev.hermes.state.core.rows.EpochSeconds;
 import dev.hermes.state.core.rows.Rows;
 import dev.hermes.state.core.rows.StoredContent;
@@ -536,7 +537,7 @@ public final class Windows {
                 && text(row.toolCallId()).equals(text(entry.toolCallId()))
                 && text(row.toolName()).equals(text(entry.toolName()))
                 && (row.toolCalls() == null && entry.toolCalls() == null
-                || Objects.equals(toolCalls(Rows.toolCalls(row.toolCalls())), toolCalls(entry.toolCalls() == null ? null
+                || Objects.equals(toolCalls(storedToolCalls(row.toolCalls())), toolCalls(entry.toolCalls() == null ? null
                 : PythonJson.parse(entry.toolCalls()))));
     }
 
@@ -554,6 +555,11 @@ public final class Windows {
 
     private static String text(@Nullable String value) {
         return value == null ? "" : value;
+    }
+
+    /** Stored tool_calls decoded as get_messages decodes them (see {@link ToolCalls#value()}). */
+    private static @Nullable Object storedToolCalls(@Nullable String stored) {
+        return stored == null ? null : ToolCalls.ofJson(stored).value();
     }
 
     private static @Nullable Object toolCalls(@Nullable Object decoded) {

@@ -1,5 +1,6 @@
 package dev.hermes.state.it.core;
 
+import dev.hermes.state.core.model.ToolCalls;
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.model.TokenUsage;
@@ -64,7 +65,7 @@ final class AppendWorkload {
                 NewMessage.Builder single = NewMessage.builder(round % 2 == 0 ? "user" : "assistant")
                         .content(writer + " round " + round + " session " + s + " contention marker");
                 if (round % 4 == 3) {
-                    single.toolCalls(TWO_CALLS);
+                    single.toolCalls(ToolCalls.json(TWO_CALLS));
                 }
                 long start = System.nanoTime();
                 store.appendMessage(session(s), single.build());
@@ -72,7 +73,7 @@ final class AppendWorkload {
                 List<NewMessage> batch = new ArrayList<>(BATCH);
                 for (int b = 0; b < BATCH; b++) {
                     batch.add(NewMessage.builder("tool").content("batch " + b + " of round " + round).toolName("terminal")
-                            .toolCalls(TWO_CALLS).build()); // counted at 17 (not under the rules of 6)
+                            .toolCalls(ToolCalls.json(TWO_CALLS)).build()); // counted at 17 (not under the rules of 6)
                 }
                 start = System.nanoTime();
                 store.appendMessages(session(s), batch);

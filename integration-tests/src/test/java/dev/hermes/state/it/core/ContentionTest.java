@@ -137,7 +137,7 @@ class ContentionTest {
             Message pythonCall = store.getMessages("python-s0").stream()
                     .filter(message -> "assistant".equals(message.role()) && message.toolCalls() != null)
                     .findFirst().orElseThrow();
-            assertEquals("call_a", ((Map<?, ?>) ((List<?>) pythonCall.toolCalls()).get(0)).get("id"));
+            assertEquals("call_a", ((Map<?, ?>) ((List<?>) pythonCall.toolCalls().value()).get(0)).get("id"));
         }
         checkIntegrity(file);
         // and what Java wrote reads back in Python: every JSON column decodes with json.loads

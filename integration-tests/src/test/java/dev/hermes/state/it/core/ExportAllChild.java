@@ -61,7 +61,7 @@ public final class ExportAllChild {
         map.put("id", message.id());
         map.put("role", message.role());
         map.put("content", message.content() == null ? null : message.content().value());
-        map.put("tool_calls", message.toolCalls());
+        map.put("tool_calls", message.toolCalls() == null ? null : message.toolCalls().value());
         map.put("timestamp", message.timestamp().toEpochMilli() / 1000.0);
         return map;
     }

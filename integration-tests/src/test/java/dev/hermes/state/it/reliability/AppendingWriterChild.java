@@ -1,5 +1,6 @@
 package dev.hermes.state.it.reliability;
 
+import dev.hermes.state.core.model.ToolCalls;
 import dev.hermes.state.HermesStateException;
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.model.NewMessage;
@@ -120,9 +121,9 @@ public final class AppendingWriterChild {
                 for (int i = random.nextInt(3); i >= 0; i--) {
                     calls.add(call());
                 }
-                assistant.toolCalls(calls).finishReason("tool_calls");
+                assistant.toolCalls(ToolCalls.json(calls)).finishReason("tool_calls");
             } else if (shape == 1) {
-                assistant.toolCalls(call()).finishReason("tool_calls");
+                assistant.toolCalls(ToolCalls.json(call())).finishReason("tool_calls");
             }
             return assistant.build();
         }
@@ -130,7 +131,7 @@ public final class AppendingWriterChild {
         NewMessage.Builder tool = NewMessage.builder("tool").content(content).toolName("terminal")
                 .toolCallId("call_" + random.nextInt(1_000_000));
         if (random.nextBoolean()) {
-            tool.toolCalls(List.of(call()));
+            tool.toolCalls(ToolCalls.json(List.of(call())));
         }
         return tool.build();
     }

@@ -1,5 +1,7 @@
 package dev.hermes.state.it.reliability;
 
+import dev.hermes.state.core.model.ToolCalls;
+import dev.hermes.state.core.model.JsonValue;
 import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.ConstraintViolationException;
 import dev.hermes.state.HermesStateException;
@@ -554,9 +556,9 @@ class BadInputTest {
         badMessages.put("blank role", NewMessage.of(BLANK, "hello"));
         badMessages.put("over-long role", NewMessage.of(OVER_LONG, "hello"));
         badMessages.put("over-long tool name", NewMessage.builder("tool").toolName(OVER_LONG).content("x").build());
-        badMessages.put("tool calls that are not JSON", NewMessage.builder("assistant").toolCalls(new Object()).build());
-        badMessages.put("tool calls that contain themselves", NewMessage.builder("assistant").toolCalls(cycle).build());
-        badMessages.put("reasoning details that are not JSON", NewMessage.builder("assistant").reasoningDetails(new Object()).build());
+        badMessages.put("tool calls that are not JSON", NewMessage.builder("assistant").toolCalls(ToolCalls.json(new Object())).build());
+        badMessages.put("tool calls that contain themselves", NewMessage.builder("assistant").toolCalls(ToolCalls.json(cycle)).build());
+        badMessages.put("reasoning details that are not JSON", NewMessage.builder("assistant").reasoningDetails(JsonValue.of(new Object())).build());
         badMessages.put("structured content on a store kept at 6",
                 NewMessage.builder("user").parts(List.of(Map.of("type", "text", "text", "x"))).build());
         badMessages.put("reasoning content on a store kept at 6", NewMessage.builder("assistant").reasoningContent("r").build());
@@ -671,7 +673,7 @@ class BadInputTest {
                 store.createSession(NewSession.builder(id, value).model(value).systemPrompt(value).userId(value)
                         .parentSessionId(parent).build());
                 long messageId = store.appendMessage(id, NewMessage.builder("assistant").content(value).toolName(value)
-                        .toolCallId(value).finishReason(value).reasoning(value).toolCalls(List.of(Map.of("id", value))).build());
+                        .toolCallId(value).finishReason(value).reasoning(value).toolCalls(ToolCalls.json(List.of(Map.of("id", value)))).build());
                 store.updateSystemPrompt(id, value + " prompt");
                 store.updateTokenCounts(id, TokenUsage.builder().inputTokens(1).model(value).costStatus(value)
                         .billingProvider(value).build());
@@ -690,7 +692,7 @@ class BadInputTest {
                 assertEquals(List.of(messageId, value, value, value, value, value),
                         List.of(message.id(), message.text(), message.toolName(), message.toolCallId(), message.finishReason(),
                                 message.reasoning()));
-                assertEquals(List.of(Map.of("id", value)), message.toolCalls());
+                assertEquals(List.of(Map.of("id", value)), message.toolCalls().value());
                 assertEquals(value, store.getSession(parent).orElseThrow().source());
 
                 Map<String, Long> after = StoreFiles.rowCounts(db);

@@ -1,5 +1,6 @@
 package dev.hermes.state.it.reliability;
 
+import dev.hermes.state.core.model.ToolCalls;
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.model.NewMessage;
 
@@ -36,7 +37,7 @@ public final class NewStoreChild {
     private static void write(StateRepository store) {
         store.createSession("private-1", "cli");
         store.appendMessage("private-1", NewMessage.builder("assistant").content("my bank password hint")
-                .toolCalls(List.of(Map.of("id", "c1"))).build());
+                .toolCalls(ToolCalls.json(List.of(Map.of("id", "c1")))).build());
     }
 
     /** The database, its -wal and -shm (while the store holds them open) and every folder above it. */

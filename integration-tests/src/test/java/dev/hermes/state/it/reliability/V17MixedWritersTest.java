@@ -1,5 +1,6 @@
 package dev.hermes.state.it.reliability;
 
+import dev.hermes.state.core.model.ToolCalls;
 import dev.hermes.state.testsupport.SqliteFiles;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -261,7 +262,7 @@ class V17MixedWritersTest {
                                 "function", Map.of("name", "terminal", "arguments", "{\"command\": \"ls " + calls.size() + "\"}")));
                     }
                     toolCalls = calls;
-                    message = NewMessage.builder(role).content((String) content).toolCalls(calls).build();
+                    message = NewMessage.builder(role).content((String) content).toolCalls(ToolCalls.json(calls)).build();
                 }
                 default -> {
                     role = "tool";
@@ -389,7 +390,7 @@ class V17MixedWritersTest {
             for (Message m : store.getMessages(id, true)) {
                 Object content = m.content() instanceof MessageContent.Text text ? text.text()
                         : m.content() instanceof MessageContent.Structured structured ? structured.value() : null;
-                Map<String, Object> r = row(m.id(), m.role(), content, m.toolCalls(), m.toolName(), m.toolCallId(),
+                Map<String, Object> r = row(m.id(), m.role(), content, m.toolCalls() == null ? null : m.toolCalls().value(), m.toolName(), m.toolCallId(),
                         m.active() ? 1 : 0, m.compacted() ? 1 : 0, null);
                 r.remove("word");
                 rows.add(r);

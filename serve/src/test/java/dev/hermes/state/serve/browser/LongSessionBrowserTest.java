@@ -1,5 +1,6 @@
 package dev.hermes.state.serve.browser;
 
+import dev.hermes.state.core.model.ToolCalls;
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.model.NewSession;
@@ -51,8 +52,8 @@ class LongSessionBrowserTest extends BrowserPages {
                 String call = "call_" + turn;
                 messages.add(NewMessage.of("user", "Question " + turn + ": what does `step " + turn + "` do?"));
                 messages.add(NewMessage.builder("assistant").content("").reasoning("Look it up first.")
-                        .toolCalls(List.of(Map.of("id", call, "type", "function", "function",
-                                Map.of("name", "read_file", "arguments", "{\"path\": \"/src/step" + turn + ".py\"}")))).build());
+                        .toolCalls(ToolCalls.json(List.of(Map.of("id", call, "type", "function", "function",
+                                Map.of("name", "read_file", "arguments", "{\"path\": \"/src/step" + turn + ".py\"}"))))).build());
                 messages.add(NewMessage.builder("tool").toolCallId(call).toolName("read_file")
                         .content("{\"lines\": 42, \"text\": \"def step_" + turn + "(): return " + turn + "\"}").build());
                 messages.add(NewMessage.of("assistant", "## Step " + turn + "\n\nIt **returns** `" + turn + "`:\n\n"

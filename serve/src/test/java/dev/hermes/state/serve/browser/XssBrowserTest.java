@@ -1,5 +1,6 @@
 package dev.hermes.state.serve.browser;
 
+import dev.hermes.state.core.model.ToolCalls;
 import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.model.NewSession;
@@ -76,8 +77,8 @@ class XssBrowserTest extends BrowserPages {
                         .reasoning(REASONING).build());
             }
             store.appendMessage("hostile_1", NewMessage.builder("assistant").content("")
-                    .toolCalls(List.of(Map.of("id", "call_x", "type", "function",
-                            "function", Map.of("name", TOOL, "arguments", ARGUMENTS)))).build());
+                    .toolCalls(ToolCalls.json(List.of(Map.of("id", "call_x", "type", "function",
+                            "function", Map.of("name", TOOL, "arguments", ARGUMENTS))))).build());
             store.appendMessage("hostile_1", NewMessage.builder("tool").content(RESULT).toolCallId("call_x")
                     .toolName(TOOL).build());
             store.appendMessage("hostile_1", NewMessage.of("system", PAYLOADS.get(0) + " " + PAYLOADS.get(1)));
