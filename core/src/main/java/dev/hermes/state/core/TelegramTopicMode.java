@@ -5,7 +5,7 @@ import dev.hermes.state.core.connection.Database;
 import dev.hermes.state.core.model.RichSession;
 import dev.hermes.state.core.model.TelegramTopicBinding;
 import dev.hermes.state.core.rows.EpochSeconds;
-import dev.hermes.state.core.telegram.TelegramTopics;
+import dev.hermes.state.core.coordination.TelegramTopics;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Clock;

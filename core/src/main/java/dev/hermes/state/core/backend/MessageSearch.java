@@ -10,7 +10,7 @@ import java.util.List;
  * Full-text search over the messages ({@code search_messages}, docs/behaviour.md#search), in an
  * engine's search dialect; {@link Backend#messageSearch()} hands out the engine's implementation.
  * The Hermes rules that do not depend on the engine (query parsing, the CJK fallback, context
- * length) are in {@code dev.hermes.state.core.search}.
+ * length) are in {@code dev.hermes.state.core.backend}.
  *
  * <p>Semantics, whatever the backend: a null or blank query finds nothing; hits ordered by relevance,
  * paged by limit/offset; {@code sourceFilter} null = any source, empty = none; {@code excludeSources}

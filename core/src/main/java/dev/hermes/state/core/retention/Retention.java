@@ -2,7 +2,7 @@ package dev.hermes.state.core.retention;
 
 import dev.hermes.state.core.arguments.Arguments;
 import dev.hermes.state.core.backend.Transaction;
-import dev.hermes.state.core.lineage.Lineage;
+import dev.hermes.state.core.sessions.Lineage;
 import dev.hermes.state.core.messages.Messages;
 import dev.hermes.state.core.model.Session;
 import dev.hermes.state.core.model.SessionExport;
@@ -10,7 +10,7 @@ import dev.hermes.state.core.rows.EpochSeconds;
 import dev.hermes.state.core.rows.Rows;
 import dev.hermes.state.core.sessions.SessionPreviews;
 import dev.hermes.state.core.sessions.Sessions;
-import dev.hermes.state.core.windows.Windows;
+import dev.hermes.state.core.messages.Windows;
 import org.jooq.Condition;
 import org.jooq.Cursor;
 import org.jooq.DSLContext;

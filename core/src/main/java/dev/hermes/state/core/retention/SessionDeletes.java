@@ -4,7 +4,7 @@ import dev.hermes.state.core.backend.Backend;
 import dev.hermes.state.core.backend.Transaction;
 import dev.hermes.state.core.rows.EpochSeconds;
 import dev.hermes.state.core.sessions.Chunks;
-import dev.hermes.state.core.windows.Windows;
+import dev.hermes.state.core.messages.Windows;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;

@@ -15,7 +15,7 @@ import static dev.hermes.state.db.Tables.SESSIONS;
  * A session's compression lineage as the agent's archive and title rules see it: a parent-child link
  * counts when the parent ended with {@code end_reason = 'compression'}, whatever the child is (a
  * continuation, but also a delegate or branch child of a compressed session). Unlike the listing's
- * and the tip's walks ({@link dev.hermes.state.core.lineage.Lineage}), nothing else is checked. Every
+ * and the tip's walks ({@link dev.hermes.state.core.sessions.Lineage}), nothing else is checked. Every
  * walk visits a session once, so a cycle in a hand-edited file ends.
  */
 public final class CompressionChains {

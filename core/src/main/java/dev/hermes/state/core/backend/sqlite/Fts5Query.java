@@ -1,7 +1,7 @@
 package dev.hermes.state.core.backend.sqlite;
 
-import dev.hermes.state.core.search.SearchTerms;
-import dev.hermes.state.core.search.SearchTerms.Term;
+import dev.hermes.state.core.backend.SearchTerms;
+import dev.hermes.state.core.backend.SearchTerms.Term;
 
 import java.util.List;
 import java.util.Optional;

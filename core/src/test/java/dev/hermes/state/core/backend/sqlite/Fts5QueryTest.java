@@ -1,6 +1,6 @@
 package dev.hermes.state.core.backend.sqlite;
 
-import dev.hermes.state.core.search.SearchTerms;
+import dev.hermes.state.core.backend.SearchTerms;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
