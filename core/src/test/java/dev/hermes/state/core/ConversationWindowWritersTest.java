@@ -2,6 +2,7 @@ package dev.hermes.state.core;
 
 import dev.hermes.state.core.model.MessageContent;
 import dev.hermes.state.core.model.NewMessage;
+import dev.hermes.state.core.model.ToolCalls;
 import dev.hermes.state.core.model.SavedWindow;
 import dev.hermes.state.core.model.WindowEntry;
 import dev.hermes.state.migrations.Migrator;
@@ -57,7 +58,7 @@ class ConversationWindowWritersTest extends ConversationWindowWritersContract {
     private static NewMessage message(int n) {
         return switch (n % 7) {
             case 0 -> NewMessage.of("user", "where is the kestrel nest? " + n);
-            case 1 -> NewMessage.builder("assistant").content("").toolCalls(List.of(CALL)).build();
+            case 1 -> NewMessage.builder("assistant").content("").toolCalls(ToolCalls.json(List.of(CALL))).build();
             case 2 -> NewMessage.builder("tool").content("on the tower " + n).toolCallId("call_1").toolName("lookup").build();
             case 3 -> NewMessage.of("assistant", "NUL \u0000 inside, 鳥の巣 🦅, \"quoted\" " + n);
             case 4 -> NewMessage.builder("user").content(new MessageContent.Structured(List.of(

@@ -43,7 +43,7 @@ public record NewMessageRow(String role, @Nullable String content, @Nullable Str
         boolean v17 = schema.v17();
         // Schema 6's rule: tool results never count as tool calls. Today's agent counts whatever a row carries.
         ToolCalls toolCalls = message.toolCalls();
-        int toolCallCount = !v17 && "tool".equals(role) || toolCalls == null ? 0 : JsonColumns.toolCallCount(toolCalls.value());
+        int toolCallCount = (!v17 && "tool".equals(role)) || toolCalls == null ? 0 : JsonColumns.toolCallCount(toolCalls.value());
         MessageContent content = message.content();
         if (content instanceof MessageContent.Structured && !v17) {
             throw new InvalidArgumentException("This store follows the rules of schema 6, which stores text content"

@@ -533,7 +533,7 @@ public final class Windows {
                 && text(asThisStoreWrites(row.content(), nulInText, decode)).equals(text(entry.content()))
                 && text(row.toolCallId()).equals(text(entry.toolCallId()))
                 && text(row.toolName()).equals(text(entry.toolName()))
-                && (row.toolCalls() == null && entry.toolCalls() == null
+                && ((row.toolCalls() == null && entry.toolCalls() == null)
                 || Objects.equals(toolCalls(storedToolCalls(row.toolCalls())), toolCalls(entry.toolCalls() == null ? null
                 : PythonJson.parse(entry.toolCalls()))));
     }
@@ -544,7 +544,7 @@ public final class Windows {
      */
     private static @Nullable String asThisStoreWrites(@Nullable String stored, boolean nulInText, boolean decode) {
         if (stored == null || !decode
-                || !stored.startsWith(StoredContent.NUL_MARKER) && !stored.startsWith(StoredContent.SOH_MARKER)) {
+                || (!stored.startsWith(StoredContent.NUL_MARKER) && !stored.startsWith(StoredContent.SOH_MARKER))) {
             return stored;
         }
         return StoredContent.encode(StoredContent.decode(stored), nulInText);

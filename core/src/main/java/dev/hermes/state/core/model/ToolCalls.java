@@ -92,7 +92,7 @@ public final class ToolCalls {
 
     @Override
     public boolean equals(@Nullable Object other) {
-        return this == other || other instanceof ToolCalls that && json.equals(that.json);
+        return this == other || (other instanceof ToolCalls that && json.equals(that.json));
     }
 
     @Override
