@@ -80,6 +80,24 @@ class JsonColumnsV17Test extends FreshStoreTest {
     }
 
     @Test
+    void aValueThatContainsItselfIsRefusedByTheAppendAndNothingIsWritten() throws Exception {
+        List<Object> calls = new java.util.ArrayList<>();
+        calls.add(Map.of("id", "c1", "self", calls));
+        assertThrows(InvalidArgumentException.class, () -> store.appendMessage("s1",
+                NewMessage.builder("assistant").toolCalls(ToolCalls.json(calls)).build()));
+        List<Object> details = new java.util.ArrayList<>();
+        details.add(details);
+        assertThrows(InvalidArgumentException.class, () -> store.appendMessage("s1",
+                NewMessage.builder("assistant").reasoningDetails(JsonValue.of(details)).build()));
+        List<Object> parts = new java.util.ArrayList<>();
+        parts.add(Map.of("type", "text", "text", "hi", "again", parts));
+        assertThrows(InvalidArgumentException.class, () -> store.appendMessage("s1",
+                NewMessage.builder("user").content(dev.hermes.state.core.model.MessageContent.parts(parts)).build()));
+        assertEquals(0, queryLong("SELECT count(*) FROM messages"));
+        assertEquals(0, queryLong("SELECT message_count FROM sessions WHERE id = 's1'"));
+    }
+
+    @Test
     void theConversationHasTheAgentsKeys() throws Exception {
         execute("INSERT INTO messages (session_id, role, content, tool_calls, reasoning_details, codex_reasoning_items,"
                         + " codex_message_items, timestamp) VALUES ('s1', 'assistant', 'a', 'not json', 'null', 'bad', '', 1.5)",

@@ -125,15 +125,42 @@ public final class PythonJson {
      * pairs beyond the BMP), floats as Python's {@code repr} ({@code 1.0}, {@code 1e+16},
      * {@code NaN}, {@code Infinity}). Plain values only (Map, List, arrays, String, Number, Boolean, null).
      *
-     * @throws InvalidArgumentException for a value of another type, or a null map key
+     * @throws InvalidArgumentException for a value of another type, a null map key, a container that
+     *         holds itself (Python: "Circular reference detected") or one nested deeper than
+     *         {@value #MAX_DEPTH} levels (Python stops at its recursion limit, about as deep)
      */
     public static String dumps(@Nullable Object value) {
         StringBuilder out = new StringBuilder();
-        dump(out, value);
+        dump(out, value, new Containers());
         return out.toString();
     }
 
-    private static void dump(StringBuilder out, @Nullable Object value) {
+    /** How deep containers may nest in a value written: Jackson's default for what it reads, too. */
+    static final int MAX_DEPTH = 1000;
+
+    /** The containers being written, outermost first: a value met again inside itself has no JSON text. */
+    private static final class Containers {
+        /** By identity: the path is short (a tool call nests three or four deep), a scan beats hashing. */
+        private final List<Object> open = new ArrayList<>(8);
+
+        void enter(Object container) {
+            if (open.size() >= MAX_DEPTH) {
+                throw new InvalidArgumentException("a value nested deeper than " + MAX_DEPTH + " levels cannot be written as JSON");
+            }
+            for (Object outer : open) {
+                if (outer == container) {
+                    throw new InvalidArgumentException("Circular reference detected: a value that contains itself cannot be written as JSON");
+                }
+            }
+            open.add(container);
+        }
+
+        void leave() {
+            open.remove(open.size() - 1);
+        }
+    }
+
+    private static void dump(StringBuilder out, @Nullable Object value, Containers containers) {
         if (value == null) {
             out.append("null");
         } else if (value instanceof CharSequence text) {
@@ -148,6 +175,7 @@ public final class PythonJson {
         } else if (value instanceof java.math.BigDecimal decimal) {
             out.append(floatRepr(decimal.doubleValue()));
         } else if (value instanceof Map<?, ?> map) {
+            containers.enter(map);
             out.append('{');
             boolean first = true;
             for (Map.Entry<?, ?> entry : map.entrySet()) {
@@ -161,10 +189,12 @@ public final class PythonJson {
                 }
                 quote(out, key instanceof CharSequence text ? text : key.toString());
                 out.append(": ");
-                dump(out, entry.getValue());
+                dump(out, entry.getValue(), containers);
             }
             out.append('}');
+            containers.leave();
         } else if (value instanceof Iterable<?> list) {
+            containers.enter(list);
             out.append('[');
             boolean first = true;
             for (Object element : list) {
@@ -172,18 +202,21 @@ public final class PythonJson {
                     out.append(", ");
                 }
                 first = false;
-                dump(out, element);
+                dump(out, element, containers);
             }
             out.append(']');
+            containers.leave();
         } else if (value.getClass().isArray()) {
+            containers.enter(value);
             out.append('[');
             for (int i = 0, length = java.lang.reflect.Array.getLength(value); i < length; i++) {
                 if (i > 0) {
                     out.append(", ");
                 }
-                dump(out, java.lang.reflect.Array.get(value, i));
+                dump(out, java.lang.reflect.Array.get(value, i), containers);
             }
             out.append(']');
+            containers.leave();
         } else {
             throw new InvalidArgumentException("a " + value.getClass().getSimpleName() + " cannot be written as JSON");
         }

@@ -88,4 +88,43 @@ class PythonJsonTest {
                 PythonJson.dumps(List.of(-0.0, 0.0001, 0.00001, 1234567890123456.0, Double.NEGATIVE_INFINITY, Double.NaN, 7L, "\u007f\u0000")));
         assertEquals(value, PythonJson.parse(PythonJson.dumps(value)), "reads back");
     }
+
+    @Test
+    void aValueThatContainsItselfIsRefusedAsPythonRefusesIt() {
+        List<Object> list = new ArrayList<>();
+        list.add(list);
+        InvalidArgumentException refused = assertThrows(InvalidArgumentException.class, () -> PythonJson.dumps(list));
+        assertTrue(refused.getMessage().startsWith("Circular reference detected"), refused.getMessage());
+        Map<String, Object> map = new java.util.LinkedHashMap<>();
+        map.put("calls", List.of(Map.of("self", map)));
+        assertThrows(InvalidArgumentException.class, () -> PythonJson.dumps(map));
+        Object[] array = new Object[1];
+        array[0] = array;
+        assertThrows(InvalidArgumentException.class, () -> PythonJson.dumps(array));
+    }
+
+    @Test
+    void theSameValueTwiceSideBySideIsNoCycle() {
+        List<Long> one = List.of(1L);
+        assertEquals("[[1], [1], {\"a\": [1], \"b\": [1]}]",
+                PythonJson.dumps(List.of(one, one, new java.util.TreeMap<>(Map.of("a", one, "b", one)))));
+    }
+
+    @Test
+    void nestingIsWrittenToAThousandLevelsAndRefusedBeyond() {
+        Object deepest = List.of();
+        for (int i = 1; i < PythonJson.MAX_DEPTH; i++) {
+            deepest = List.of(deepest);
+        }
+        assertEquals("[".repeat(PythonJson.MAX_DEPTH) + "]".repeat(PythonJson.MAX_DEPTH), PythonJson.dumps(deepest));
+        Object tooDeep = List.of(deepest);
+        InvalidArgumentException refused = assertThrows(InvalidArgumentException.class, () -> PythonJson.dumps(tooDeep));
+        assertEquals("a value nested deeper than 1000 levels cannot be written as JSON", refused.getMessage());
+        Object farTooDeep = tooDeep;
+        for (int i = 0; i < 100_000; i++) {
+            farTooDeep = List.of(farTooDeep);
+        }
+        Object value = farTooDeep;
+        assertThrows(InvalidArgumentException.class, () -> PythonJson.dumps(value));
+    }
 }
