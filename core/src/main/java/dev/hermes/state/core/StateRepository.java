@@ -27,7 +27,6 @@ import dev.hermes.state.core.model.StoreStats;
 import dev.hermes.state.core.model.UsageQuery;
 import dev.hermes.state.core.model.UsageReport;
 import dev.hermes.state.core.backend.Backend;
-import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.connection.Database;
 import dev.hermes.state.core.copy.StoreBackup;
 import dev.hermes.state.core.copy.StoreCopy;

@@ -3,7 +3,6 @@ package dev.hermes.state.core;
 import dev.hermes.state.core.model.JsonValue;
 import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.core.model.SchemaRules;
-import dev.hermes.state.core.backend.StoreSchema;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.ParameterizedTest;
 import dev.hermes.state.migrations.Migrator;

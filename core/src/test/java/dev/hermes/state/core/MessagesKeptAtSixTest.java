@@ -4,7 +4,6 @@ import dev.hermes.state.core.model.ToolCalls;
 import dev.hermes.state.core.model.JsonValue;
 import dev.hermes.state.core.model.SchemaRules;
 import dev.hermes.state.InvalidArgumentException;
-import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.model.ChatMessage;
 import dev.hermes.state.core.model.ConversationOptions;
 import dev.hermes.state.core.model.Message;

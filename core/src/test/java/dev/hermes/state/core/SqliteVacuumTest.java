@@ -2,10 +2,7 @@ package dev.hermes.state.core;
 
 import dev.hermes.state.testsupport.SqliteFiles;
 import dev.hermes.state.InvalidArgumentException;
-import dev.hermes.state.core.model.NewMessage;
-import dev.hermes.state.core.model.NewSession;
 import dev.hermes.state.core.model.SearchSessionsQuery;
-import dev.hermes.state.core.model.SessionExport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -16,7 +16,6 @@ import dev.hermes.state.core.model.MessagesAround;
 import dev.hermes.state.core.model.NewMessage;
 import dev.hermes.state.core.model.RecentUserMessage;
 import dev.hermes.state.core.model.RewindResult;
-import dev.hermes.state.core.rows.EpochSeconds;
 
 import org.jspecify.annotations.Nullable;
 

@@ -20,9 +20,9 @@ import java.util.regex.Pattern;
  * and one trailing {@code AND}/{@code OR}/{@code NOT} (any case) are dropped; words joined by
  * {@code .}, {@code _} or {@code -} are quoted; the phrases come back; the result is stripped.
  */
-public final class HermesSanitizer {
+final class HermesSanitizer {
     /** The agent's cap on the query, in code points, before any other rule. */
-    public static final int MAX_QUERY_LENGTH = 2048;
+    static final int MAX_QUERY_LENGTH = 2048;
 
     private static final String SPECIAL = "+{}():\"^";
     /** Python's {@code \w} (letters, numbers, underscore) as a Java class. */
@@ -35,7 +35,7 @@ public final class HermesSanitizer {
     }
 
     /** The first {@value #MAX_QUERY_LENGTH} code points of {@code text} (Python's {@code text[:2048]}). */
-    public static String capped(String text) {
+    static String capped(String text) {
         if (text.codePointCount(0, text.length()) <= MAX_QUERY_LENGTH) {
             return text;
         }
@@ -43,7 +43,7 @@ public final class HermesSanitizer {
     }
 
     /** The sanitized text of {@code text} (empty when nothing is left). */
-    public static String sanitize(String text) {
+    static String sanitize(String text) {
         String query = capped(text);
         List<String> phrases = new ArrayList<>();
         StringBuilder pieces = new StringBuilder(query.length());

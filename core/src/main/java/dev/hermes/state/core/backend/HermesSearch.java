@@ -25,9 +25,9 @@ import java.util.Optional;
  * alternative per word, newest first. Rewound messages (inactive, not compacted) are left out of both
  * indexes' results unless asked for, but not out of the substring search (as in the agent).
  */
-public final class HermesSearch {
+final class HermesSearch {
     /** Longest content of a context message, in code points (Python's {@code str[:200]}). */
-    public static final int CONTEXT_LENGTH = 200;
+    static final int CONTEXT_LENGTH = 200;
     /** The fewest CJK characters a word needs for the trigram index (three characters make one trigram). */
     static final int TRIGRAM_LENGTH = 3;
 
@@ -35,7 +35,7 @@ public final class HermesSearch {
     }
 
     /** The kinds of result page an engine runs; all honour the query's filters, limit and offset. */
-    public interface Pages {
+    interface Pages {
         /** The page of messages matching {@code terms} in the full-text index, by relevance (or the query's order). */
         List<SearchHit> matching(SearchQuery query, List<Term> terms) throws SQLException;
 
@@ -55,7 +55,7 @@ public final class HermesSearch {
         List<SearchHit> containingAny(SearchQuery query, List<String> words) throws SQLException;
     }
 
-    public static List<SearchHit> run(SearchQuery query, boolean v17, Pages pages) throws SQLException {
+    static List<SearchHit> run(SearchQuery query, boolean v17, Pages pages) throws SQLException {
         String text = query.query();
         if (text == null || PythonText.isBlank(text) || query.limit() == 0) {
             return List.of();

@@ -78,7 +78,7 @@ public final class StoreSchema {
     }
 
     /** The rules for a store opened to {@code targetVersion} on a database at {@code version}. */
-    public static SchemaRules rulesFor(int targetVersion, int version) {
+    static SchemaRules rulesFor(int targetVersion, int version) {
         return targetVersion >= FIRST_V17_VERSION || version >= FIRST_V17_VERSION ? SchemaRules.V17 : SchemaRules.V6;
     }
 

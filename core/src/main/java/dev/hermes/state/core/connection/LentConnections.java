@@ -17,7 +17,7 @@ import javax.sql.DataSource;
  *                   as from its own pool, instead of keeping them
  * @param describe   what the store is, for messages
  */
-public record LentConnections(DataSource dataSource, boolean pooled, String describe) implements ConnectionSource {
+record LentConnections(DataSource dataSource, boolean pooled, String describe) implements ConnectionSource {
 
     @Override
     public Connection open(Backend.Role role) throws SQLException {

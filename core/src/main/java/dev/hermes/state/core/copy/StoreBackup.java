@@ -47,7 +47,7 @@ public final class StoreBackup {
     }
 
     /** The manifest beside a backup file. */
-    public static Path manifestOf(Path backup) {
+    static Path manifestOf(Path backup) {
         return Path.of(backup.toAbsolutePath() + MANIFEST_SUFFIX);
     }
 

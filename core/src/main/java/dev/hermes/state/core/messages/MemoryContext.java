@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * Letters match in any case; whitespace is Python's (its {@code \s}: ASCII spaces and controls
  * U+001C-U+001F, U+0085, U+00A0 and the Unicode spaces), so the same text is removed as by the agent.
  */
-public final class MemoryContext {
+final class MemoryContext {
     /** Python's {@code \s} for text: the code points {@code str.isspace()} accepts. */
     static final String SPACE = "[\\t\\n\\x0B\\f\\r\\x1C-\\x1F \\x85\\xA0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000]";
     private static final int FLAGS = Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE;
@@ -27,7 +27,7 @@ public final class MemoryContext {
     }
 
     /** {@code text} without the memory blocks, notes and tags. */
-    public static String remove(String text) {
+    static String remove(String text) {
         // Each pattern starts with '<' or '['; most turns hold neither and need no regex at all.
         if (text.indexOf('<') < 0 && text.indexOf('[') < 0) {
             return text;

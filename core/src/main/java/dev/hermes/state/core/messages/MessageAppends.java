@@ -263,7 +263,7 @@ public final class MessageAppends {
      * each later one a microsecond after the latest so far, as the agent stamps a rewritten transcript,
      * so the rows' times keep their order.
      */
-    public List<Long> insertRows(Transaction transaction, Sql sql, String sessionId, List<NewMessageRow> rows, double now)
+    List<Long> insertRows(Transaction transaction, Sql sql, String sessionId, List<NewMessageRow> rows, double now)
             throws SQLException {
         List<Long> ids = new ArrayList<>(rows.size());
         double next = now;

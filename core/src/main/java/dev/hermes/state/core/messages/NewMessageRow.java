@@ -78,7 +78,7 @@ public record NewMessageRow(String role, @Nullable String content, @Nullable Str
     }
 
     /** The timestamp to store: the caller's, else {@code now}. */
-    public double timestampOr(double now) {
+    double timestampOr(double now) {
         return timestamp != null ? timestamp : now;
     }
 
@@ -86,7 +86,7 @@ public record NewMessageRow(String role, @Nullable String content, @Nullable Str
      * True when the store's messages have every column an append of schema 17 writes, so appends write them
      * (a store written at 17 has them all; one kept at 6 none).
      */
-    public static boolean hasV17Columns(StoreSchema schema) {
+    static boolean hasV17Columns(StoreSchema schema) {
         return schema.has(MESSAGES.REASONING_CONTENT) && schema.has(MESSAGES.CODEX_MESSAGE_ITEMS)
                 && schema.has(MESSAGES.PLATFORM_MESSAGE_ID) && schema.has(MESSAGES.OBSERVED);
     }

@@ -11,7 +11,7 @@ import io.micrometer.observation.transport.SenderContext;
  * a tracer takes a span's kind from the context's type: {@link Embedded} (a SQLite file in this
  * process, kind INTERNAL) and {@link Remote} (a PostgreSQL server, kind CLIENT).
  */
-public sealed interface StoreOperation permits StoreOperation.Embedded, StoreOperation.Remote {
+sealed interface StoreOperation permits StoreOperation.Embedded, StoreOperation.Remote {
 
     /**
      * What both contexts carry: the operation's fixed values, its success tags and span name (built

@@ -12,10 +12,10 @@ import org.jspecify.annotations.Nullable;
  * db.namespace, error.type) and the store's own (operation, engine, outcome). All low cardinality;
  * an application can replace the convention with a {@code GlobalObservationConvention} of its own.
  */
-public class StoreOperationConvention implements ObservationConvention<Observation.Context> {
-    public static final String NAME = "hermes.state.operation";
+class StoreOperationConvention implements ObservationConvention<Observation.Context> {
+    static final String NAME = "hermes.state.operation";
     /** error.type of an operation that succeeded: a value, so that every meter of the name has the same tag keys. */
-    public static final String NO_ERROR = "none";
+    static final String NO_ERROR = "none";
 
     @Override
     public String getName() {

@@ -18,7 +18,7 @@ import static dev.hermes.state.db.Tables.SESSIONS;
  * and the tip's walks ({@link dev.hermes.state.core.sessions.Lineage}), nothing else is checked. Every
  * walk visits a session once, so a cycle in a hand-edited file ends.
  */
-public final class CompressionChains {
+final class CompressionChains {
     private static final String COMPRESSION = "compression";
 
     private CompressionChains() {
@@ -28,7 +28,7 @@ public final class CompressionChains {
      * {@code sessionId} (whether or not it exists) and every session above it reached through
      * compression-ended parents, nearest first.
      */
-    public static Set<String> ancestors(DSLContext dsl, String sessionId) {
+    static Set<String> ancestors(DSLContext dsl, String sessionId) {
         Set<String> found = new LinkedHashSet<>();
         found.add(sessionId);
         String current = sessionId;
@@ -42,7 +42,7 @@ public final class CompressionChains {
     }
 
     /** {@code sessionId} and every session below it reached through compression-ended parents, level by level. */
-    public static Set<String> descendants(DSLContext dsl, String sessionId) {
+    static Set<String> descendants(DSLContext dsl, String sessionId) {
         Set<String> found = new LinkedHashSet<>();
         found.add(sessionId);
         List<String> frontier = List.of(sessionId);
@@ -67,7 +67,7 @@ public final class CompressionChains {
     }
 
     /** True when {@code ancestorId} is above {@code descendantId} in its compression lineage (never itself). */
-    public static boolean isAncestor(DSLContext dsl, String ancestorId, String descendantId) {
+    static boolean isAncestor(DSLContext dsl, String ancestorId, String descendantId) {
         return !ancestorId.equals(descendantId) && ancestors(dsl, descendantId).contains(ancestorId);
     }
 

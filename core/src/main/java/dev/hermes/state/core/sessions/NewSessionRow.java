@@ -57,12 +57,12 @@ public record NewSessionRow(String id, String source, @Nullable String userId, @
      * True when the row gives a value that schema 17's upsert would fill into an existing row's NULL;
      * without one, the upsert could change nothing.
      */
-    public boolean fillsMetadata() {
+    boolean fillsMetadata() {
         return model != null || modelConfigPython != null || systemPrompt != null || parentId != null || usesV17Columns();
     }
 
     /** True when a column only schema 17 has is given. */
-    public boolean usesV17Columns() {
+    boolean usesV17Columns() {
         return sessionKey != null || chatId != null || chatType != null || threadId != null || cwd != null;
     }
 }

@@ -16,24 +16,24 @@ import static dev.hermes.state.db.Tables.SESSIONS;
  * ended {@code compression}, unless it is a branch, a subagent run or a tool's session. The markers
  * live in {@code model_config}.
  */
-public final class SessionKinds {
+final class SessionKinds {
     /** The end reason of a parent whose branch children are still listed. */
-    public static final String BRANCHED = "branched";
+    static final String BRANCHED = "branched";
     /** The marker of a /branch child in its model_config. */
-    public static final String BRANCHED_FROM = "_branched_from";
+    static final String BRANCHED_FROM = "_branched_from";
     /** The marker of a subagent run in its model_config. */
-    public static final String DELEGATE_FROM = "_delegate_from";
+    static final String DELEGATE_FROM = "_delegate_from";
     /** The source of sessions a tool opened, never a continuation. */
-    public static final String TOOL_SOURCE = "tool";
+    static final String TOOL_SOURCE = "tool";
 
     private final Backend backend;
 
-    public SessionKinds(Backend backend) {
+    SessionKinds(Backend backend) {
         this.backend = backend;
     }
 
     /** {@code session} is a /branch child (marked, or its parent ended {@code branched} before it started). */
-    public Condition isBranch(Sessions session, StoreSchema schema) {
+    Condition isBranch(Sessions session, StoreSchema schema) {
         Sessions parent = SESSIONS.as("branch_parent");
         return backend.jsonMemberIsNull(session.MODEL_CONFIG, BRANCHED_FROM, schema).not()
                 .or(DSL.exists(DSL.selectOne().from(parent)
@@ -43,13 +43,13 @@ public final class SessionKinds {
     }
 
     /** {@code session} surfaces in the agent's pickers: a root or a /branch child, and no subagent run. */
-    public Condition isListed(Sessions session, StoreSchema schema) {
+    Condition isListed(Sessions session, StoreSchema schema) {
         return session.PARENT_SESSION_ID.isNull().or(isBranch(session, schema))
                 .and(isNotDelegate(session, schema));
     }
 
     /** {@code session} carries no {@code _delegate_from} marker. */
-    public Condition isNotDelegate(Sessions session, StoreSchema schema) {
+    Condition isNotDelegate(Sessions session, StoreSchema schema) {
         return backend.jsonMemberIsNull(session.MODEL_CONFIG, DELEGATE_FROM, schema);
     }
 
@@ -57,7 +57,7 @@ public final class SessionKinds {
      * {@code child} may continue its parent's conversation: no branch or delegate marker, not a tool's
      * session. (Whether the parent ended {@code compression} is the caller's other half of the test.)
      */
-    public Condition mayContinue(Sessions child, StoreSchema schema) {
+    Condition mayContinue(Sessions child, StoreSchema schema) {
         return backend.jsonMemberIsNull(child.MODEL_CONFIG, BRANCHED_FROM, schema)
                 .and(isNotDelegate(child, schema))
                 .and(DSL.coalesce(child.SOURCE, DSL.inline("")).ne(DSL.inline(TOOL_SOURCE)));

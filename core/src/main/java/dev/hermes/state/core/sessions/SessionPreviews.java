@@ -38,7 +38,7 @@ public final class SessionPreviews {
      * The agent replaces before it cuts; cutting first is the same text (each replacement is one
      * character for one) and replaces in 63 characters instead of the whole message.
      */
-    public static final Field<String> PREVIEW_RAW = DSL.select(
+    static final Field<String> PREVIEW_RAW = DSL.select(
                     DSL.replace(DSL.replace(DSL.substring(FIRST.CONTENT, DSL.inline(1), DSL.inline(READ)),
                             DSL.inline("\n"), DSL.inline(" ")), DSL.inline("\r"), DSL.inline(" ")))
             .from(FIRST)

@@ -8,7 +8,6 @@ import dev.hermes.state.core.StateRepository;
 import dev.hermes.state.core.backend.MessageSearch;
 import dev.hermes.state.core.backend.Transaction;
 import dev.hermes.state.core.model.SearchHit;
-import dev.hermes.state.core.model.SearchHit.ContextMessage;
 import dev.hermes.state.core.model.SearchQuery;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
