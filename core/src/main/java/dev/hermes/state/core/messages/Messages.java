@@ -1,5 +1,6 @@
 package dev.hermes.state.core.messages;
 
+import dev.hermes.state.core.backend.Backend;
 import dev.hermes.state.core.backend.PreparedQuery;
 import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.backend.Transaction;
@@ -17,9 +18,7 @@ import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Query;
-import org.jooq.QueryPart;
 import org.jooq.Record;
-import org.jooq.SQLDialect;
 import org.jooq.SortField;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
@@ -57,15 +56,6 @@ public final class Messages {
             MESSAGES.SESSION_ID.eq(DSL.param("sessionId", String.class)), false), "sessionId");
     private static final PreparedQuery CONVERSATION_ALL = PreparedQuery.of(schema -> conversationOf(schema,
             MESSAGES.SESSION_ID.eq(DSL.param("sessionId", String.class)), true), "sessionId");
-    /** {@link #CONVERSATION}'s rows packed by SQLite into one value ({@link PackedRows}). */
-    private static final PreparedQuery CONVERSATION_PACKED = PreparedQuery.of(schema -> packed(schema, false), "sessionId");
-    private static final PreparedQuery CONVERSATION_ALL_PACKED = PreparedQuery.of(schema -> packed(schema, true), "sessionId");
-    /** SQLite's result codes of a packed read that cannot be: an error in the SQL, a value too big. */
-    private static final int SQLITE_ERROR = 1;
-    private static final int SQLITE_TOOBIG = 18;
-
-    /** Whether this store's conversations are read packed; null until probed. */
-    private volatile @Nullable Boolean packs;
     /** False: every conversation is read row by row (for tests that compare the two reads). */
     static volatile boolean packing = true;
     /** How many conversations were read packed (for tests that check the packed read is the one taken). */
@@ -122,40 +112,31 @@ public final class Messages {
                 .orderBy(MESSAGES.ID);
     }
 
+    private final Backend backend;
+    /** {@link #CONVERSATION}'s rows packed into one value where the engine packs them ({@link PackedRows}). */
+    private final PreparedQuery conversationPacked = PreparedQuery.of(schema -> packed(schema, false), "sessionId");
+    private final PreparedQuery conversationAllPacked = PreparedQuery.of(schema -> packed(schema, true), "sessionId");
+
+    public Messages(Backend backend) {
+        this.backend = backend;
+    }
+
     /**
-     * One session's conversation rows as one value (SQLite only), in {@link PackedRows}' format: a
-     * {@code group_concat} of one {@code concat} of {@link #conversationOf}'s values per row. No ORDER
-     * BY (measured: it doubles the read's time in SQLite, which then sorts or materializes the rows);
-     * each row carries its id and {@link PackedRows} puts them in id order.
+     * One session's conversation rows as one value ({@link Backend#packedRows}) of {@link #conversationOf}'s
+     * values. No ORDER BY (measured: it doubles the read's time in SQLite, which then sorts or
+     * materializes the rows); each row carries its id and {@link PackedRows} puts them in id order.
      */
-    private static Query packed(StoreSchema schema, boolean includeInactive) {
+    private Query packed(StoreSchema schema, boolean includeInactive) {
         Field<?> absent = DSL.inline((String) null, SQLDataType.CLOB);
-        List<Field<?>> values = new ArrayList<>(List.of(MESSAGES.ROLE, MESSAGES.CONTENT, MESSAGES.TOOL_CALL_ID,
+        List<Field<?>> texts = List.of(MESSAGES.ROLE, MESSAGES.CONTENT, MESSAGES.TOOL_CALL_ID,
                 MESSAGES.TOOL_CALLS, MESSAGES.TOOL_NAME, MESSAGES.FINISH_REASON, MESSAGES.REASONING,
                 schema.has(MESSAGES.REASONING_CONTENT) ? MESSAGES.REASONING_CONTENT : absent,
                 MESSAGES.REASONING_DETAILS, MESSAGES.CODEX_REASONING_ITEMS,
                 schema.has(MESSAGES.CODEX_MESSAGE_ITEMS) ? MESSAGES.CODEX_MESSAGE_ITEMS : absent,
-                schema.has(MESSAGES.PLATFORM_MESSAGE_ID) ? MESSAGES.PLATFORM_MESSAGE_ID : absent));
-        int texts = values.size();
-        values.add(schema.has(MESSAGES.OBSERVED) ? MessageRows.raw(MESSAGES.OBSERVED) : DSL.inline(0L));
-        values.add(EpochSeconds.column(MESSAGES.TIMESTAMP));
-        values.add(MESSAGES.ID);
-        StringBuilder row = new StringBuilder("concat({").append(texts + 2).append("}, ','");
-        for (int column = 0; column < texts; column++) {
-            // NULL: concat leaves out both the length and the value, "" has the length 0
-            row.append(", octet_length({").append(column).append("}), ':', {").append(column).append('}');
-        }
-        String o = "{" + texts + "}";
-        String t = "{" + (texts + 1) + "}";
-        String scaled = "CAST(" + t + " * " + PackedRows.TIMESTAMP_SCALE + " AS INTEGER)";
-        row.append(", CASE WHEN ").append(o).append(" IS NULL THEN 0 WHEN typeof(").append(o).append(") = 'integer' THEN ")
-                .append(o).append(" ELSE 'x' END, ';'")
-                .append(", CASE WHEN typeof(").append(t).append(") = 'real' AND abs(").append(t).append(") < ")
-                .append(PackedRows.TIMESTAMP_LIMIT).append(" AND ").append(t).append(" * ").append(PackedRows.TIMESTAMP_SCALE)
-                .append(" = ").append(scaled).append(" THEN 'r' || ").append(scaled)
-                .append(" WHEN typeof(").append(t).append(") = 'integer' THEN 'i' || ").append(t)
-                .append(" WHEN ").append(t).append(" IS NULL THEN 'i0' ELSE 'x' END, ';')");
-        return DSL.select(DSL.field("group_concat(" + row + ", '')", SQLDataType.CLOB, values.toArray(QueryPart[]::new)))
+                schema.has(MESSAGES.PLATFORM_MESSAGE_ID) ? MESSAGES.PLATFORM_MESSAGE_ID : absent);
+        Field<?> observed = schema.has(MESSAGES.OBSERVED) ? MessageRows.raw(MESSAGES.OBSERVED) : DSL.inline(0L);
+        return DSL.select(backend.packedRows(texts, observed, EpochSeconds.column(MESSAGES.TIMESTAMP), MESSAGES.ID,
+                        PackedRows.TIMESTAMP_SCALE, PackedRows.TIMESTAMP_LIMIT))
                 .from(MESSAGES)
                 .where(MESSAGES.SESSION_ID.eq(DSL.param("sessionId", String.class)))
                 .and(liveOnly(schema, includeInactive));
@@ -245,7 +226,7 @@ public final class Messages {
         List<String> sessions = options.includeAncestors() ? ConversationReplay.rootToTip(transaction, sessionId)
                 : List.of(sessionId);
         List<ConversationReplay.Row> rows;
-        List<ConversationReplay.Row> packed = sessions.size() == 1 && packing && packs(transaction)
+        List<ConversationReplay.Row> packed = sessions.size() == 1 && packing && backend.packsRows(transaction)
                 ? packedRows(transaction, options.includeInactive(), sessions.get(0)) : null;
         if (packed != null) {
             rows = packed;
@@ -274,42 +255,12 @@ public final class Messages {
     }
 
     /**
-     * Whether this store reads a conversation packed ({@link PackedRows}): on SQLite, when it has the
-     * functions the packing uses ({@code concat} and {@code octet_length}: 3.44) and the file's text is
-     * UTF-8 (the row-by-row read decodes the stored bytes as UTF-8; the packing carries them as they
-     * are). Probed once.
-     */
-    private boolean packs(Transaction transaction) {
-        Boolean known = packs;
-        if (known == null) {
-            known = transaction.dsl().dialect().family() == SQLDialect.SQLITE && probe(transaction);
-            packs = known;
-        }
-        return known;
-    }
-
-    private static boolean probe(Transaction transaction) {
-        try {
-            String answer = transaction.withStatement(
-                    "SELECT concat(octet_length('\u00e9'), ':') || (SELECT encoding FROM pragma_encoding)", statement -> {
-                        try (ResultSet row = statement.executeQuery()) {
-                            String text = row.next() ? row.getString(1) : null;
-                            return text == null ? "" : text;
-                        }
-                    });
-            return "2:UTF-8".equals(answer);
-        } catch (SQLException unsupported) {
-            return false;
-        }
-    }
-
-    /**
      * The session's conversation rows read packed; null when they cannot be (a value the packing does not
      * carry exactly, a value too big): then the caller reads them row by row, with the same answer.
      */
-    private static @Nullable List<ConversationReplay.Row> packedRows(Transaction transaction, boolean includeInactive,
-                                                                  String sessionId) throws SQLException {
-        PreparedQuery query = includeInactive ? CONVERSATION_ALL_PACKED : CONVERSATION_PACKED;
+    private @Nullable List<ConversationReplay.Row> packedRows(Transaction transaction, boolean includeInactive,
+                                                           String sessionId) throws SQLException {
+        PreparedQuery query = includeInactive ? conversationAllPacked : conversationPacked;
         byte[] packed;
         try {
             packed = transaction.withStatement(query.sql(transaction.dsl(), transaction.schema()), statement -> {
@@ -320,8 +271,7 @@ public final class Messages {
                 }
             });
         } catch (SQLException failed) {
-            int code = failed.getErrorCode() & 0xff;
-            if (code == SQLITE_ERROR || code == SQLITE_TOOBIG) {
+            if (backend.isUnpackable(failed)) {
                 return null;
             }
             throw failed;

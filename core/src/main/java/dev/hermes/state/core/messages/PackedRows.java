@@ -10,20 +10,15 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The conversation query's rows as SQLite packs them into one value (see {@code Messages}' packed
- * query): a session costs one native call of the driver instead of one per row and column (measured:
- * the cost that remained of a conversation read). Each row is written as
- * <pre>  id "," text{12} observed ";" timestamp ";"</pre>
- * in no particular order, where a text column ({@link ConversationReplay#row}'s first twelve) is
- * {@code ":"} for NULL, else its length in bytes, {@code ":"} and its bytes exactly as stored (SQLite's {@code concat} and
- * {@code group_concat} copy them, NUL included); the observed flag is an integer; the timestamp is
- * {@code "r"} and the stored double times 2<sup>22</sup> (an integer: that scaling is exact, and SQLite
- * chose it only where it is), or {@code "i"} and a stored integer. Read back, the values are those of
- * the row-by-row read: the same bytes decoded from UTF-8 as {@link MessageRows#text} decodes them (a
- * number or BLOB in a text column is its text, as the driver's getBytes gives it), the same double. A
- * value the packing could not carry exactly ({@code "x"}: a timestamp that is text, or a double that
- * does not scale exactly) makes the whole value {@link NotPacked}: the caller reads that session row
- * by row. The rows come back in id order.
+ * The conversation query's rows packed into one value by the engine ({@link
+ * dev.hermes.state.core.backend.Backend#packedRows}, whose format this reads): a session costs one native
+ * call of the driver instead of one per row and column (measured: the cost that remained of a
+ * conversation read on SQLite). Read back, the values are those of the row-by-row read: the same bytes
+ * decoded from UTF-8 as {@link MessageRows#text} decodes them (a number or BLOB in a text column is its
+ * text, as the driver's getBytes gives it), the same double (the timestamp is scaled by
+ * {@link #TIMESTAMP_SCALE}, exact for every double of the years it covers). A value the packing could
+ * not carry exactly ({@code "x"}) makes the whole value {@link NotPacked}: the caller reads that session
+ * row by row. The rows come back in id order.
  */
 final class PackedRows {
     /** The columns of a packed row that are text (then the observed flag and the timestamp). */
