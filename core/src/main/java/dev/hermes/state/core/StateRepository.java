@@ -131,7 +131,7 @@ public final class StateRepository implements AutoCloseable {
     private final boolean immutableSnapshot;
     private final Clock clock;
     private final Sessions sessions;
-    private final Messages messages = new Messages();
+    private final Messages messages;
     private final MessageEdits edits = new MessageEdits();
     private final MessagesAroundReads around = new MessagesAroundReads();
     private final MessageAppends appends;
@@ -167,6 +167,7 @@ public final class StateRepository implements AutoCloseable {
         this.clock = clock;
         this.backend = database.backend();
         this.appends = new MessageAppends(backend);
+        this.messages = new Messages(backend);
         this.sessions = new Sessions(backend);
         this.titles = new SessionTitles(backend);
         this.lineage = new Lineage(backend);

@@ -209,6 +209,29 @@ public interface Backend extends RetryPolicy.Failures {
      */
     OptionalLong otherConnectionsVersion(Transaction transaction) throws SQLException;
 
+    /**
+     * Whether this store reads a session's rows packed into one value ({@link #packedRows}): one native
+     * call of the driver instead of one per row and column, which is what remained of a conversation
+     * read's cost on SQLite (measured). Decided once per store. False on PostgreSQL, whose driver
+     * receives a whole result in one round trip anyway.
+     */
+    boolean packsRows(Transaction transaction);
+
+    /**
+     * Only where {@link #packsRows}: the aggregate that packs the rows a query selects into one text
+     * value, in no particular order, each row {@code id "," texts observed ";" timestamp ";"}. A text is
+     * {@code ":"} for NULL, else its length in bytes, {@code ":"} and its bytes exactly as stored; the
+     * observed flag is its integer or {@code "x"}; the timestamp is {@code "r"} and the stored double
+     * times {@code timestampScale} when that product is an integer and the double below
+     * {@code timestampLimit}, {@code "i"} and a stored integer, or {@code "x"} (then the caller reads
+     * the rows one by one).
+     */
+    Field<String> packedRows(List<Field<?>> texts, Field<?> observed, Field<?> timestamp, Field<?> id,
+                             double timestampScale, double timestampLimit);
+
+    /** True for a failure of a {@link #packedRows} read that reading the rows one by one avoids (the value too big). */
+    boolean isUnpackable(SQLException failure);
+
     /** False when text columns cannot hold the NUL character U+0000 (PostgreSQL). */
     boolean storesNulInText();
 

@@ -378,6 +378,22 @@ public final class PostgresBackend implements Backend {
         return OptionalLong.empty();
     }
 
+    @Override
+    public boolean packsRows(Transaction transaction) {
+        return false;
+    }
+
+    @Override
+    public Field<String> packedRows(List<Field<?>> texts, Field<?> observed, Field<?> timestamp, Field<?> id,
+                                    double timestampScale, double timestampLimit) {
+        throw new UnsupportedOperationException("PostgreSQL reads rows one by one");
+    }
+
+    @Override
+    public boolean isUnpackable(SQLException failure) {
+        return false;
+    }
+
     /** PostgreSQL's text types cannot hold U+0000. */
     @Override
     public boolean storesNulInText() {

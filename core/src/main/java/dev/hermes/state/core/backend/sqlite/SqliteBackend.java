@@ -8,6 +8,8 @@ import dev.hermes.state.core.backend.StoreSchema;
 import dev.hermes.state.core.backend.Transaction;
 import dev.hermes.state.RetryPolicy;
 import dev.hermes.state.sqlite.SqliteErrors;
+import org.jooq.QueryPart;
+import org.jooq.impl.SQLDataType;
 import org.jooq.Condition;
 import org.jooq.Field;
 import org.jooq.JSON;
@@ -25,6 +27,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 import static dev.hermes.state.db.Tables.SESSIONS;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -36,6 +40,8 @@ import org.jspecify.annotations.Nullable;
  * ({@link SqliteFileConnections}), the only place of the store that spells SQLite-specific SQL.
  */
 public final class SqliteBackend implements Backend {
+    /** Whether this store's rows are read packed ({@link #packsRows}); null until probed. */
+    private volatile @Nullable Boolean packs;
     /** A reset write-ahead log is cut back to this size, so one huge transaction does not leave a huge file. */
     private static final long JOURNAL_SIZE_LIMIT_BYTES = 16L * 1024 * 1024;
     private static final char LIKE_ESCAPE = '\\';
@@ -334,6 +340,75 @@ public final class SqliteBackend implements Backend {
                 return OptionalLong.of(row.getLong(1));
             }
         });
+    }
+
+    /**
+     * Packed where SQLite has {@code concat} and {@code octet_length} (3.44) and the file's text is UTF-8
+     * (the row-by-row read decodes the stored bytes as UTF-8; the packing carries them as they are).
+     * Probed on the first read that asks.
+     */
+    @Override
+    public boolean packsRows(Transaction transaction) {
+        Boolean known = packs;
+        if (known == null) {
+            known = probePacking(transaction);
+            packs = known;
+        }
+        return known;
+    }
+
+    private static boolean probePacking(Transaction transaction) {
+        try {
+            String answer = transaction.withStatement(
+                    "SELECT concat(octet_length('\u00e9'), ':') || (SELECT encoding FROM pragma_encoding)", statement -> {
+                        try (ResultSet row = statement.executeQuery()) {
+                            String text = row.next() ? row.getString(1) : null;
+                            return text == null ? "" : text;
+                        }
+                    });
+            return "2:UTF-8".equals(answer);
+        } catch (SQLException unsupported) {
+            return false;
+        }
+    }
+
+    /**
+     * A {@code group_concat} of one {@code concat} per row: {@code concat} and {@code group_concat} copy
+     * the stored bytes as they are (NUL, invalid UTF-8 and BLOBs included) and write numbers as the
+     * row-by-row read gets them, so the reader only slices bytes.
+     */
+    @Override
+    public Field<String> packedRows(List<Field<?>> texts, Field<?> observed, Field<?> timestamp, Field<?> id,
+                                    double timestampScale, double timestampLimit) {
+        List<Field<?>> values = new ArrayList<>(texts);
+        values.add(observed);
+        values.add(timestamp);
+        values.add(id);
+        int count = texts.size();
+        StringBuilder row = new StringBuilder("concat({").append(count + 2).append("}, ','");
+        for (int column = 0; column < count; column++) {
+            // NULL: concat leaves out both the length and the value; "" has the length 0
+            row.append(", octet_length({").append(column).append("}), ':', {").append(column).append('}');
+        }
+        String o = "{" + count + "}";
+        String t = "{" + (count + 1) + "}";
+        String scale = DSL.inline(timestampScale).toString();
+        String scaled = "CAST(" + t + " * " + scale + " AS INTEGER)";
+        row.append(", CASE WHEN ").append(o).append(" IS NULL THEN 0 WHEN typeof(").append(o).append(") = 'integer' THEN ")
+                .append(o).append(" ELSE 'x' END, ';'")
+                .append(", CASE WHEN typeof(").append(t).append(") = 'real' AND abs(").append(t).append(") < ")
+                .append(DSL.inline(timestampLimit)).append(" AND ").append(t).append(" * ").append(scale)
+                .append(" = ").append(scaled).append(" THEN 'r' || ").append(scaled)
+                .append(" WHEN typeof(").append(t).append(") = 'integer' THEN 'i' || ").append(t)
+                .append(" WHEN ").append(t).append(" IS NULL THEN 'i0' ELSE 'x' END, ';')");
+        return DSL.field("group_concat(" + row + ", '')", SQLDataType.CLOB, values.toArray(QueryPart[]::new));
+    }
+
+    /** An error in the packing's SQL, or a value longer than SQLite's limit. */
+    @Override
+    public boolean isUnpackable(SQLException failure) {
+        int code = failure.getErrorCode() & 0xff;
+        return code == SQLiteErrorCode.SQLITE_ERROR.code || code == SQLiteErrorCode.SQLITE_TOOBIG.code;
     }
 
     @Override
