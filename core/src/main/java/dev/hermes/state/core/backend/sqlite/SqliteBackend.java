@@ -392,12 +392,12 @@ public final class SqliteBackend implements Backend {
         }
         String o = "{" + count + "}";
         String t = "{" + (count + 1) + "}";
-        String scale = DSL.inline(timestampScale).toString();
+        String scale = Double.toString(timestampScale); // SQLite reads Java's double literals, 1.5E11 included
         String scaled = "CAST(" + t + " * " + scale + " AS INTEGER)";
         row.append(", CASE WHEN ").append(o).append(" IS NULL THEN 0 WHEN typeof(").append(o).append(") = 'integer' THEN ")
                 .append(o).append(" ELSE 'x' END, ';'")
                 .append(", CASE WHEN typeof(").append(t).append(") = 'real' AND abs(").append(t).append(") < ")
-                .append(DSL.inline(timestampLimit)).append(" AND ").append(t).append(" * ").append(scale)
+                .append(Double.toString(timestampLimit)).append(" AND ").append(t).append(" * ").append(scale)
                 .append(" = ").append(scaled).append(" THEN 'r' || ").append(scaled)
                 .append(" WHEN typeof(").append(t).append(") = 'integer' THEN 'i' || ").append(t)
                 .append(" WHEN ").append(t).append(" IS NULL THEN 'i0' ELSE 'x' END, ';')");
