@@ -174,8 +174,9 @@ record FileInspection(
 
     /**
      * The columns of Hermes' first version that its {@code sessions} or {@code messages} table lacks:
-     * they were part of the table from its creation, so no migration can add them, and a table without
-     * them is another application's.
+     * they were part of the table from its creation, so no changeset adds them. A migration to a version
+     * whose agent reconciles columns adds those SQLite can add ({@link ColumnReconciliation}); a table
+     * lacking any other is another application's.
      */
     List<String> missingOriginalColumns() {
         HermesSchema.Objects first = HermesSchema.at(1);

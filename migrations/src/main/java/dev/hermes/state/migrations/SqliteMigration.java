@@ -305,6 +305,14 @@ final class SqliteMigration {
                 return upToDate(inspection, created, mode);
             }
             List<String> foreign = inspection.missingOriginalColumns();
+            if (!foreign.isEmpty() && ColumnReconciliation.appliesTo(version)) {
+                // the agent of this version adds what its schema declares and the file lacks, on every open
+                List<String> notAddable = ColumnReconciliation.notAddable(foreign);
+                if (notAddable.isEmpty()) {
+                    ColumnReconciliation.add(connection, foreign);
+                }
+                foreign = notAddable;
+            }
             if (!foreign.isEmpty()) {
                 throw new NotAHermesDatabaseException(name + " could not be brought to schema version " + version
                         + ": its tables differ from Hermes' (missing " + foreign + "); it was left unchanged");
