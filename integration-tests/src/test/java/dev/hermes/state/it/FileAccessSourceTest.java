@@ -40,6 +40,8 @@ class FileAccessSourceTest {
             new Known("sqlite/LiveFiles.java", "FileChannel.open(file, StandardOpenOption.READ)",
                     "the one place: a flush to disk, refused while the file is open"),
             new Known("migrations/SqliteMigration.java", "\"jdbc:sqlite::memory:\"", "an in-memory database, no file"),
+            new Known("migrations/ColumnReconciliation.java", "\"jdbc:sqlite::memory:\"",
+                    "an in-memory database, no file: version 1's column declarations read by SQLite"),
             new Known("postgresql/PostgresLocation.java", "DriverManager.getConnection(jdbcUrl()", "a PostgreSQL server, no file"),
             new Known("cli/HermesStateCli.java", "new FileOutputStream(FileDescriptor.", "stdout and stderr"),
             new Known("command/SessionsCommand.java", "Files.newByteChannel(file,", "export --out, refused when it is the database"),
