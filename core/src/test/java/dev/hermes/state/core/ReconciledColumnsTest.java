@@ -9,11 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -41,7 +37,7 @@ class ReconciledColumnsTest {
                   role TEXT NOT NULL, content TEXT, tool_call_id TEXT, tool_calls TEXT, tool_name TEXT, timestamp REAL NOT NULL,
                   token_count INTEGER, finish_reason TEXT, reasoning TEXT, reasoning_details TEXT,
                   codex_reasoning_items TEXT, reasoning_content TEXT, codex_message_items TEXT)""");
-        sql(db, "INSERT INTO messages (session_id, timestamp, role, content, tool_name, tool_calls) VALUES ('s1',"
+        SqliteFiles.execute(db, "INSERT INTO messages (session_id, timestamp, role, content, tool_name, tool_calls) VALUES ('s1',"
                 + " 1700000001.25, 'assistant', '', 'LEGACYNAME', '{\"function\":{\"name\":\"web_search\",\"arguments\":"
                 + "\"{\\\"q\\\":\\\"LEGACYTOKEN\\\"}\"}}')");
 
@@ -54,14 +50,14 @@ class ReconciledColumnsTest {
         }
 
         for (String table : List.of("sessions", "messages")) {
-            assertEquals(query(fresh, COLUMNS.formatted(table)), query(db, COLUMNS.formatted(table)), table);
+            assertEquals(SqliteFiles.column(fresh, COLUMNS.formatted(table)), SqliteFiles.column(db, COLUMNS.formatted(table)), table);
         }
-        assertEquals(List.of("17"), query(db, "SELECT group_concat(version) FROM schema_version"));
-        assertEquals(List.of("s1|cli|1700000000.5|0|0|0|0|0|-"), query(db, "SELECT id || '|' || source || '|' || started_at"
+        assertEquals(List.of("17"), SqliteFiles.column(db, "SELECT group_concat(version) FROM schema_version"));
+        assertEquals(List.of("s1|cli|1700000000.5|0|0|0|0|0|-"), SqliteFiles.column(db, "SELECT id || '|' || source || '|' || started_at"
                 + " || '|' || input_tokens || '|' || output_tokens || '|' || message_count || '|' || tool_call_count"
                 + " || '|' || api_call_count || '|' || ifnull(user_id, '-') FROM sessions"));
         assertEquals(List.of("1|assistant||LEGACYNAME|{\"function\":{\"name\":\"web_search\",\"arguments\":"
-                + "\"{\\\"q\\\":\\\"LEGACYTOKEN\\\"}\"}}"), query(db, "SELECT id || '|' || role || '|' || content || '|'"
+                + "\"{\\\"q\\\":\\\"LEGACYTOKEN\\\"}\"}}"), SqliteFiles.column(db, "SELECT id || '|' || role || '|' || content || '|'"
                 + " || tool_name || '|' || tool_calls FROM messages"));
     }
 
@@ -80,7 +76,7 @@ class ReconciledColumnsTest {
 
     /** schema_version at 10, a sessions table with only some of Hermes' columns and one session, and {@code messages}. */
     private static void buildVersionTenFile(Path db, String messages) throws SQLException {
-        sql(db, "CREATE TABLE schema_version (version INTEGER NOT NULL)", "INSERT INTO schema_version (version) VALUES (10)",
+        SqliteFiles.execute(db, "CREATE TABLE schema_version (version INTEGER NOT NULL)", "INSERT INTO schema_version (version) VALUES (10)",
                 """
                 CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, started_at REAL NOT NULL, ended_at REAL,
                   title TEXT, parent_session_id TEXT, message_count INTEGER DEFAULT 0, tool_call_count INTEGER DEFAULT 0,
@@ -94,25 +90,5 @@ class ReconciledColumnsTest {
                 "CREATE TRIGGER messages_fts_trigram_insert AFTER INSERT ON messages BEGIN"
                         + " INSERT INTO messages_fts_trigram(rowid, content) VALUES (new.id, new.content); END",
                 "INSERT INTO sessions (id, source, started_at) VALUES ('s1', 'cli', 1700000000.5)");
-    }
-
-    private static void sql(Path db, String... statements) throws SQLException {
-        try (Connection connection = SqliteFiles.readWrite(db);
-             Statement statement = connection.createStatement()) {
-            for (String sql : statements) {
-                statement.execute(sql);
-            }
-        }
-    }
-
-    private static List<String> query(Path db, String sql) throws SQLException {
-        List<String> rows = new ArrayList<>();
-        try (Connection connection = SqliteFiles.readWrite(db);
-             Statement statement = connection.createStatement(); ResultSet result = statement.executeQuery(sql)) {
-            while (result.next()) {
-                rows.add(result.getString(1));
-            }
-        }
-        return rows;
     }
 }

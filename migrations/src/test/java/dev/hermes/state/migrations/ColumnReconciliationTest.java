@@ -7,10 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -60,35 +57,35 @@ class ColumnReconciliationTest {
         Path fresh = dir.resolve("fresh.db");
         Migrator.create().migrate(fresh);
         Path db = dir.resolve("legacy.db");
-        sql(db, V10_SHORT_SESSIONS.toArray(String[]::new));
-        assertEquals(List.of(), query(db, "SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'OLDTOOLARG'"));
+        SqliteFiles.execute(db, V10_SHORT_SESSIONS.toArray(String[]::new));
+        assertEquals(List.of(), SqliteFiles.column(db, "SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'OLDTOOLARG'"));
 
         MigrationResult result = Migrator.create().migrate(db);
 
         assertEquals(10, result.fromVersion());
         assertEquals(17, result.toVersion());
         for (String table : List.of("sessions", "messages")) {
-            List<String> expected = query(fresh, COLUMNS.formatted(table));
-            assertEquals(expected, query(db, COLUMNS.formatted(table)), table);
+            List<String> expected = SqliteFiles.column(fresh, COLUMNS.formatted(table));
+            assertEquals(expected, SqliteFiles.column(db, COLUMNS.formatted(table)), table);
         }
         assertEquals(List.of("user_id TEXT 0 - 0", "model TEXT 0 - 0", "model_config TEXT 0 - 0",
                         "system_prompt TEXT 0 - 0", "end_reason TEXT 0 - 0", "input_tokens INTEGER 0 0 0",
                         "output_tokens INTEGER 0 0 0"),
-                query(db, "SELECT name || ' ' || type || ' ' || \"notnull\" || ' ' || ifnull(dflt_value, '-') || ' ' || pk"
+                SqliteFiles.column(db, "SELECT name || ' ' || type || ' ' || \"notnull\" || ' ' || ifnull(dflt_value, '-') || ' ' || pk"
                         + " FROM pragma_table_info('sessions') WHERE name IN ('user_id', 'model', 'model_config',"
                         + " 'system_prompt', 'end_reason', 'input_tokens', 'output_tokens') ORDER BY cid"));
-        assertEquals(List.of("s1|cli|1700000000.5||||||0|0|0|0|0"), query(db, "SELECT id || '|' || source || '|' || started_at"
+        assertEquals(List.of("s1|cli|1700000000.5||||||0|0|0|0|0"), SqliteFiles.column(db, "SELECT id || '|' || source || '|' || started_at"
                 + " || '|' || ifnull(user_id, '') || '|' || ifnull(model, '') || '|' || ifnull(model_config, '')"
                 + " || '|' || ifnull(system_prompt, '') || '|' || ifnull(end_reason, '') || '|' || input_tokens"
                 + " || '|' || output_tokens || '|' || message_count || '|' || tool_call_count || '|' || api_call_count"
                 + " FROM sessions"));
-        assertEquals(List.of("1|s1|assistant||OLDTOOLNAME|1700000001.25|1"), query(db, "SELECT id || '|' || session_id"
+        assertEquals(List.of("1|s1|assistant||OLDTOOLNAME|1700000001.25|1"), SqliteFiles.column(db, "SELECT id || '|' || session_id"
                 + " || '|' || role || '|' || content || '|' || tool_name || '|' || timestamp || '|' || active FROM messages"));
         assertEquals(List.of("{\"function\":{\"name\":\"web_search\",\"arguments\":\"{\\\"q\\\":\\\"OLDTOOLARG\\\"}\"}}"),
-                query(db, "SELECT tool_calls FROM messages"));
-        assertEquals(List.of("1"), query(db, "SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'OLDTOOLARG'"));
-        assertEquals(List.of("1"), query(db, "SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'OLDTOOLNAME'"));
-        assertEquals(List.of("1"), query(db, "SELECT rowid FROM messages_fts_trigram WHERE messages_fts_trigram MATCH 'OLDTOOLARG'"));
+                SqliteFiles.column(db, "SELECT tool_calls FROM messages"));
+        assertEquals(List.of("1"), SqliteFiles.column(db, "SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'OLDTOOLARG'"));
+        assertEquals(List.of("1"), SqliteFiles.column(db, "SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'OLDTOOLNAME'"));
+        assertEquals(List.of("1"), SqliteFiles.column(db, "SELECT rowid FROM messages_fts_trigram WHERE messages_fts_trigram MATCH 'OLDTOOLARG'"));
         assertEquals(List.of(), Migrator.create().migrate(db).changes(), "the next open finds it up to date");
         assertEquals(true, Migrator.create().migrate(db).fastPath());
     }
@@ -99,7 +96,7 @@ class ColumnReconciliationTest {
         List<String> statements = new ArrayList<>(V10_SHORT_SESSIONS.subList(0, 3));
         statements.add("CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL,"
                 + " timestamp REAL NOT NULL, tool_calls TEXT)");
-        sql(db, statements.toArray(String[]::new));
+        SqliteFiles.execute(db, statements.toArray(String[]::new));
         String before = Fixtures.sha256(db);
 
         NotAHermesDatabaseException e = assertThrows(NotAHermesDatabaseException.class, () -> Migrator.create().migrate(db));
@@ -112,7 +109,7 @@ class ColumnReconciliationTest {
     @Test
     void aStoreKeptAtSixIsNotReconciledAsTheAgentOfThatTimeDidNot() throws Exception {
         Path db = dir.resolve("v3-short.db");
-        sql(db, "CREATE TABLE schema_version (version INTEGER NOT NULL)", "INSERT INTO schema_version (version) VALUES (3)",
+        SqliteFiles.execute(db, "CREATE TABLE schema_version (version INTEGER NOT NULL)", "INSERT INTO schema_version (version) VALUES (3)",
                 "CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, started_at REAL NOT NULL,"
                         + " parent_session_id TEXT, message_count INTEGER DEFAULT 0)",
                 "INSERT INTO sessions (id, source, started_at) VALUES ('s1', 'cli', 1.5)");
@@ -127,27 +124,7 @@ class ColumnReconciliationTest {
                 + " it was left unchanged", e.getMessage());
         assertEquals(before, Fixtures.sha256(db));
         assertEquals(17, Migrator.create().migrate(db).toVersion());
-        assertEquals(List.of("s1|cli|0|0|0"), query(db, "SELECT id || '|' || source || '|' || message_count || '|'"
+        assertEquals(List.of("s1|cli|0|0|0"), SqliteFiles.column(db, "SELECT id || '|' || source || '|' || message_count || '|'"
                 + " || tool_call_count || '|' || input_tokens FROM sessions"));
-    }
-
-    private static void sql(Path db, String... statements) throws SQLException {
-        try (Connection connection = SqliteFiles.readWrite(db);
-             Statement statement = connection.createStatement()) {
-            for (String sql : statements) {
-                statement.execute(sql);
-            }
-        }
-    }
-
-    private static List<String> query(Path db, String sql) throws SQLException {
-        List<String> rows = new ArrayList<>();
-        try (Connection connection = SqliteFiles.readWrite(db);
-             Statement statement = connection.createStatement(); ResultSet result = statement.executeQuery(sql)) {
-            while (result.next()) {
-                rows.add(result.getString(1));
-            }
-        }
-        return rows;
     }
 }
